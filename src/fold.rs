@@ -1,0 +1,92 @@
+//! Text folding shared by city matching and the keyword analyzer.
+//!
+//! German words reach us in three spellings: `Schlüssel`, `Schluessel` (the ASCII
+//! transliteration) and `schlussel` (umlaut dropped). Folding maps all three to
+//! `schlussel`: lower-case, strip diacritics (`ä`→`a`, `ß`→`ss`, `é`→`e`), then
+//! collapse the transliterated pairs `ae`/`oe`/`ue` to their base vowel. The same
+//! function runs at index and query time, so English words that happen to contain
+//! those pairs (`blue` → `blu`) still match themselves.
+
+/// Folds one word or phrase: lower-case, diacritics removed, `ae`/`oe`/`ue`
+/// collapsed to `a`/`o`/`u`, `ß` → `ss`. Non-alphanumeric characters are kept as
+/// they are (callers split on them).
+///
+/// ```
+/// use inquiry::fold::fold;
+/// assert_eq!(fold("Schlüssel"), fold("Schluessel"));
+/// assert_eq!(fold("KÖLN"), "koln");
+/// ```
+pub fn fold(text: &str) -> String {
+    let ascii = deunicode::deunicode(text).to_lowercase();
+    let mut out = String::with_capacity(ascii.len());
+    let mut chars = ascii.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if matches!(c, 'a' | 'o' | 'u') && chars.peek() == Some(&'e') {
+            chars.next();
+        }
+    }
+    out
+}
+
+/// Splits text into folded alphanumeric tokens (split on every non-alphanumeric
+/// character after folding). Empty tokens are dropped.
+pub fn tokens(text: &str) -> Vec<String> {
+    fold(text)
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Common exonyms of the catalogue's cities, folded: (exonym, folded native name).
+/// Source: the English and Italian/French names in everyday use for these cities.
+const CITY_EXONYMS: &[(&str, &str)] = &[
+    ("munich", "munchen"),
+    ("monaco di baviera", "munchen"),
+    ("cologne", "koln"),
+    ("nuremberg", "nurnberg"),
+    ("hanover", "hannover"),
+    ("brunswick", "braunschweig"),
+];
+
+/// Folds a city name and resolves an exonym to the native name, so that
+/// `Munich`, `münchen`, `Muenchen` and `MUNCHEN` all compare equal.
+pub fn fold_city(city: &str) -> String {
+    let folded = fold(city.trim());
+    let folded = folded.split_whitespace().collect::<Vec<_>>().join(" ");
+    CITY_EXONYMS
+        .iter()
+        .find(|(exonym, _)| *exonym == folded)
+        .map(|(_, native)| (*native).to_owned())
+        .unwrap_or(folded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn german_spellings_meet() {
+        for w in ["Schlüssel", "Schluessel", "schlussel", "SCHLÜSSEL"] {
+            assert_eq!(fold(w), "schlussel", "{w}");
+        }
+        assert_eq!(fold("Straße"), "strasse");
+        assert_eq!(fold("Köln"), fold("Koeln"));
+    }
+
+    #[test]
+    fn cities_fold_with_exonyms() {
+        assert_eq!(fold_city("Munich"), fold_city("München"));
+        assert_eq!(fold_city(" cologne "), fold_city("Köln"));
+        assert_eq!(fold_city("hamburg"), "hamburg");
+    }
+
+    #[test]
+    fn tokens_split_on_non_alphanumerics() {
+        assert_eq!(
+            tokens("HH-1001: Nebenkosten, 240 €"),
+            ["hh", "1001", "nebenkosten", "240", "eur"]
+        );
+    }
+}

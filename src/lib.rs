@@ -1,0 +1,10 @@
+//! `inquiry`: a harness that evaluates and calibrates a tool-using
+//! property-inquiry agent. See `ARCHITECTURE.md` for the map of modules.
+#![warn(missing_docs)]
+
+pub mod catalogue;
+pub mod chunk;
+pub mod cli;
+pub mod fold;
+pub mod handoff;
+pub mod tools;

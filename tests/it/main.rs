@@ -1,0 +1,6 @@
+//! Integration tests: one binary, one module per area.
+
+mod catalogue_errors;
+mod cli;
+mod support;
+mod tools;
