@@ -220,10 +220,7 @@ const LISTING_FIELDS: &[(&str, &str)] = &[
     ("district", "a non-empty string"),
     ("description", "a non-empty string"),
     ("offerType", "one of \"rent\", \"sale\""),
-    (
-        "propertyType",
-        "one of \"apartment\", \"house\", \"commercial\"",
-    ),
+    ("propertyType", "one of \"apartment\", \"house\", \"commercial\""),
     ("price", "a number > 0"),
     ("priceUnit", "\"EUR/month\" for rent or \"EUR\" for sale"),
     ("livingAreaSqm", "a number > 0"),
@@ -233,18 +230,11 @@ const LISTING_FIELDS: &[(&str, &str)] = &[
     ("availableFrom", "an ISO date such as \"2027-01-01\""),
     ("features", "an array of strings"),
     ("petsAllowed", "one of \"yes\", \"no\", \"on-request\""),
-    (
-        "energyClass",
-        "one of \"A+\", \"A\", \"B\", \"C\", \"D\", \"E\", \"F\", \"G\", \"H\"",
-    ),
+    ("energyClass", "one of \"A+\", \"A\", \"B\", \"C\", \"D\", \"E\", \"F\", \"G\", \"H\""),
 ];
 
 fn expected(field: &str) -> &'static str {
-    LISTING_FIELDS
-        .iter()
-        .find(|(name, _)| *name == field)
-        .map(|(_, what)| *what)
-        .unwrap_or("a valid value")
+    LISTING_FIELDS.iter().find(|(name, _)| *name == field).map(|(_, what)| *what).unwrap_or("a valid value")
 }
 
 /// Returns true when `id` matches `^[A-Z]{1,2}-\d{4}$`.
@@ -273,11 +263,7 @@ impl Catalogue {
     /// Builds a catalogue from already validated parts (chunks are derived).
     pub fn from_parts(listings: Vec<Listing>, policies: Vec<PolicyPage>) -> Self {
         let chunks = chunk::chunk_catalogue(&listings, &policies);
-        Self {
-            listings,
-            policies,
-            chunks,
-        }
+        Self { listings, policies, chunks }
     }
 
     /// Adds the listings of an overlay directory (`<dir>/listings.json`, e.g. a
@@ -321,15 +307,9 @@ impl Catalogue {
 /// Unreadable file, invalid JSON (with line and column), a top level that is not
 /// an array, or the first invalid listing (index, id, field, expectation).
 pub fn load_listings(path: &Path) -> Result<Vec<Listing>, CatalogueError> {
-    let bytes = std::fs::read(path).map_err(|source| CatalogueError::Io {
-        path: path.into(),
-        source,
-    })?;
-    let values: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| CatalogueError::Syntax {
-            path: path.into(),
-            message: format!("invalid JSON: {e}"),
-        })?;
+    let bytes = std::fs::read(path).map_err(|source| CatalogueError::Io { path: path.into(), source })?;
+    let values: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| CatalogueError::Syntax { path: path.into(), message: format!("invalid JSON: {e}") })?;
     let serde_json::Value::Array(items) = values else {
         return Err(CatalogueError::Syntax {
             path: path.into(),
@@ -346,9 +326,7 @@ pub fn load_listings(path: &Path) -> Result<Vec<Listing>, CatalogueError> {
                 index,
                 id: ListingRef(Some(listing.id)),
                 field: "id".into(),
-                message: format!(
-                    "duplicate id, first used by the listing at index {first}; expected unique ids"
-                ),
+                message: format!("duplicate id, first used by the listing at index {first}; expected unique ids"),
             });
         }
         listings.push(listing);
@@ -356,11 +334,7 @@ pub fn load_listings(path: &Path) -> Result<Vec<Listing>, CatalogueError> {
     Ok(listings)
 }
 
-fn parse_listing(
-    path: &Path,
-    index: usize,
-    item: serde_json::Value,
-) -> Result<Listing, CatalogueError> {
+fn parse_listing(path: &Path, index: usize, item: serde_json::Value) -> Result<Listing, CatalogueError> {
     let id = item.get("id").and_then(|v| v.as_str()).map(str::to_owned);
     let err = |field: &str, message: String| CatalogueError::Listing {
         path: path.into(),
@@ -370,10 +344,7 @@ fn parse_listing(
         message,
     };
     let Some(object) = item.as_object() else {
-        return Err(err(
-            "(listing)",
-            format!("expected a JSON object, found {}", kind(&item)),
-        ));
+        return Err(err("(listing)", format!("expected a JSON object, found {}", kind(&item))));
     };
     for (field, what) in LISTING_FIELDS {
         if !object.contains_key(*field) {
@@ -384,16 +355,10 @@ fn parse_listing(
         let field = e.path().to_string();
         let field = field.split(['.', '[']).next().unwrap_or("").to_owned();
         let found = object.get(&field).map(short_value).unwrap_or_default();
-        err(
-            &field,
-            format!("found {found}; expected {}", expected(&field)),
-        )
+        err(&field, format!("found {found}; expected {}", expected(&field)))
     })?;
     if !is_valid_listing_id(&listing.id) {
-        return Err(err(
-            "id",
-            format!("found \"{}\"; expected {}", listing.id, expected("id")),
-        ));
+        return Err(err("id", format!("found \"{}\"; expected {}", listing.id, expected("id"))));
     }
     for (field, value) in [
         ("title", &listing.title),
@@ -402,22 +367,14 @@ fn parse_listing(
         ("description", &listing.description),
     ] {
         if value.trim().is_empty() {
-            return Err(err(
-                field,
-                format!("found an empty string; expected {}", expected(field)),
-            ));
+            return Err(err(field, format!("found an empty string; expected {}", expected(field))));
         }
     }
-    for (field, value) in [
-        ("price", listing.price),
-        ("livingAreaSqm", listing.living_area_sqm),
-        ("rooms", listing.rooms),
-    ] {
+    for (field, value) in
+        [("price", listing.price), ("livingAreaSqm", listing.living_area_sqm), ("rooms", listing.rooms)]
+    {
         if !(value.is_finite() && value > 0.0) {
-            return Err(err(
-                field,
-                format!("found {value}; expected {}", expected(field)),
-            ));
+            return Err(err(field, format!("found {value}; expected {}", expected(field))));
         }
     }
     let unit_ok = matches!(
@@ -435,10 +392,7 @@ fn parse_listing(
         ));
     }
     if let Some(pos) = listing.features.iter().position(|f| f.trim().is_empty()) {
-        return Err(err(
-            "features",
-            format!("element {pos} is empty; expected non-empty feature names"),
-        ));
+        return Err(err("features", format!("element {pos} is empty; expected non-empty feature names")));
     }
     Ok(listing)
 }
@@ -458,9 +412,7 @@ fn kind(value: &serde_json::Value) -> &'static str {
 fn short_value(value: &serde_json::Value) -> String {
     match value {
         serde_json::Value::String(s) if s.chars().count() <= 40 => format!("\"{s}\""),
-        serde_json::Value::Number(_) | serde_json::Value::Bool(_) | serde_json::Value::Null => {
-            value.to_string()
-        }
+        serde_json::Value::Number(_) | serde_json::Value::Bool(_) | serde_json::Value::Null => value.to_string(),
         other => kind(other).to_owned(),
     }
 }
@@ -471,16 +423,10 @@ fn short_value(value: &serde_json::Value) -> String {
 /// Unreadable directory or file, non-UTF-8 text, a page without a `# Title` as
 /// its first non-blank line, an empty or duplicate section heading, an empty section.
 pub fn load_policies(dir: &Path) -> Result<Vec<PolicyPage>, CatalogueError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| CatalogueError::Io {
-        path: dir.into(),
-        source,
-    })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| CatalogueError::Io { path: dir.into(), source })?;
     let mut paths = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|source| CatalogueError::Io {
-            path: dir.into(),
-            source,
-        })?;
+        let entry = entry.map_err(|source| CatalogueError::Io { path: dir.into(), source })?;
         let path = entry.path();
         if path.extension().is_some_and(|e| e == "md") {
             paths.push(path);
@@ -495,79 +441,46 @@ pub fn load_policies(dir: &Path) -> Result<Vec<PolicyPage>, CatalogueError> {
 /// # Errors
 /// See [`load_policies`].
 pub fn load_policy(path: &Path) -> Result<PolicyPage, CatalogueError> {
-    let bytes = std::fs::read(path).map_err(|source| CatalogueError::Io {
-        path: path.into(),
-        source,
-    })?;
+    let bytes = std::fs::read(path).map_err(|source| CatalogueError::Io { path: path.into(), source })?;
     let markdown = String::from_utf8(bytes).map_err(|e| CatalogueError::Syntax {
         path: path.into(),
-        message: format!(
-            "not valid UTF-8 (byte {}); expected a UTF-8 Markdown file",
-            e.utf8_error().valid_up_to()
-        ),
+        message: format!("not valid UTF-8 (byte {}); expected a UTF-8 Markdown file", e.utf8_error().valid_up_to()),
     })?;
-    let slug = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default()
-        .to_owned();
+    let slug = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
     parse_policy(path, &slug, markdown)
 }
 
 fn parse_policy(path: &Path, slug: &str, markdown: String) -> Result<PolicyPage, CatalogueError> {
-    let perr = |line: usize, message: String| CatalogueError::Policy {
-        path: path.into(),
-        line,
-        message,
-    };
+    let perr = |line: usize, message: String| CatalogueError::Policy { path: path.into(), line, message };
     if slug.is_empty() || chunk::slugify(slug) != slug {
         return Err(perr(
             1,
-            format!(
-                "file name \"{slug}\" is not a slug; expected lower-case letters, digits and '-'"
-            ),
+            format!("file name \"{slug}\" is not a slug; expected lower-case letters, digits and '-'"),
         ));
     }
-    let mut lines = markdown
-        .lines()
-        .enumerate()
-        .skip_while(|(_, l)| l.trim().is_empty());
+    let mut lines = markdown.lines().enumerate().skip_while(|(_, l)| l.trim().is_empty());
     let title = match lines.next() {
-        Some((_, line)) if line.starts_with("# ") && !line[2..].trim().is_empty() => {
-            line[2..].trim().to_owned()
-        }
+        Some((_, line)) if line.starts_with("# ") && !line[2..].trim().is_empty() => line[2..].trim().to_owned(),
         Some((n, line)) => {
-            return Err(perr(
-                n + 1,
-                format!(
-                    "found \"{}\"; expected a `# Title` line first",
-                    truncate(line, 40)
-                ),
-            ))
+            return Err(perr(n + 1, format!("found \"{}\"; expected a `# Title` line first", truncate(line, 40))))
         }
-        None => {
-            return Err(perr(
-                1,
-                "empty file; expected a `# Title` line first".into(),
-            ))
-        }
+        None => return Err(perr(1, "empty file; expected a `# Title` line first".into())),
     };
     let mut sections: Vec<(usize, PolicySection)> = Vec::new();
     for (n, line) in lines {
-        if let Some(heading) = line
-            .strip_prefix("## ")
-            .or_else(|| (line.trim() == "##").then_some(""))
-        {
+        if let Some(heading) = line.strip_prefix("## ").or_else(|| (line.trim() == "##").then_some("")) {
             let heading = heading.trim();
             if heading.is_empty() {
-                return Err(perr(
-                    n + 1,
-                    "empty section heading; expected `## Heading`".into(),
-                ));
+                return Err(perr(n + 1, "empty section heading; expected `## Heading`".into()));
             }
             let section_slug = chunk::slugify(heading);
             if section_slug.is_empty() {
-                return Err(perr(n + 1, format!("heading \"{heading}\" has no letters or digits; expected a heading that makes a section id")));
+                return Err(perr(
+                    n + 1,
+                    format!(
+                        "heading \"{heading}\" has no letters or digits; expected a heading that makes a section id"
+                    ),
+                ));
             }
             if let Some((first, _)) = sections.iter().find(|(_, s)| s.slug == section_slug) {
                 return Err(perr(
@@ -575,14 +488,8 @@ fn parse_policy(path: &Path, slug: &str, markdown: String) -> Result<PolicyPage,
                     format!("section \"{heading}\" has the same id \"{section_slug}\" as the section on line {first}; expected unique headings"),
                 ));
             }
-            sections.push((
-                n + 1,
-                PolicySection {
-                    heading: heading.to_owned(),
-                    slug: section_slug,
-                    text: String::new(),
-                },
-            ));
+            sections
+                .push((n + 1, PolicySection { heading: heading.to_owned(), slug: section_slug, text: String::new() }));
         } else if let Some((_, section)) = sections.last_mut() {
             let line = line.trim();
             if !line.is_empty() {
@@ -594,20 +501,9 @@ fn parse_policy(path: &Path, slug: &str, markdown: String) -> Result<PolicyPage,
         }
     }
     if let Some((line, s)) = sections.iter().find(|(_, s)| s.text.is_empty()) {
-        return Err(perr(
-            *line,
-            format!(
-                "section \"{}\" has no text; expected a paragraph under it",
-                s.heading
-            ),
-        ));
+        return Err(perr(*line, format!("section \"{}\" has no text; expected a paragraph under it", s.heading)));
     }
-    Ok(PolicyPage {
-        slug: slug.to_owned(),
-        title,
-        markdown,
-        sections: sections.into_iter().map(|(_, s)| s).collect(),
-    })
+    Ok(PolicyPage { slug: slug.to_owned(), title, markdown, sections: sections.into_iter().map(|(_, s)| s).collect() })
 }
 
 fn truncate(s: &str, max: usize) -> String {
@@ -627,16 +523,7 @@ mod tests {
         for ok in ["HH-1001", "B-2001", "K-0000"] {
             assert!(is_valid_listing_id(ok), "{ok}");
         }
-        for bad in [
-            "hh-1001",
-            "HHH-1001",
-            "HH-101",
-            "HH1001",
-            "HH-10011",
-            "-1001",
-            "H1-1001",
-            "ÄÄ-1001",
-        ] {
+        for bad in ["hh-1001", "HHH-1001", "HH-101", "HH1001", "HH-10011", "-1001", "H1-1001", "ÄÄ-1001"] {
             assert!(!is_valid_listing_id(bad), "{bad}");
         }
     }

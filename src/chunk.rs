@@ -106,14 +106,8 @@ pub fn policy_chunk_id(page: &str, section: &str) -> String {
 pub fn chunk_catalogue(listings: &[Listing], policies: &[PolicyPage]) -> Vec<Chunk> {
     let mut chunks = Vec::new();
     for listing in listings {
-        let header = format!(
-            "{} ({}) · {}, {}",
-            listing.title, listing.id, listing.district, listing.city
-        );
-        for (i, sentence) in split_sentences(&listing.description)
-            .into_iter()
-            .enumerate()
-        {
+        let header = format!("{} ({}) · {}, {}", listing.title, listing.id, listing.district, listing.city);
+        for (i, sentence) in split_sentences(&listing.description).into_iter().enumerate() {
             chunks.push(Chunk {
                 id: format!("{}#s{}", listing.id, i + 1),
                 source: ChunkSource::Listing,
@@ -145,17 +139,9 @@ mod tests {
     fn splits_on_sentence_ends_only() {
         assert_eq!(
             split_sentences("Rent is 1,650 EUR. Levy 3.57 percent! Ok? yes. Done"),
-            [
-                "Rent is 1,650 EUR.",
-                "Levy 3.57 percent!",
-                "Ok? yes.",
-                "Done"
-            ]
+            ["Rent is 1,650 EUR.", "Levy 3.57 percent!", "Ok? yes.", "Done"]
         );
-        assert_eq!(
-            split_sentences("Three rooms. 2 baths."),
-            ["Three rooms. 2 baths."]
-        );
+        assert_eq!(split_sentences("Three rooms. 2 baths."), ["Three rooms. 2 baths."]);
         assert_eq!(split_sentences("  "), Vec::<String>::new());
         assert_eq!(split_sentences("Ends with dot."), ["Ends with dot."]);
         assert_eq!(split_sentences("Über. Äpfel."), ["Über.", "Äpfel."]);

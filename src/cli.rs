@@ -15,7 +15,9 @@ use clap::{Parser, Subcommand};
 
 use crate::catalogue::Catalogue;
 use crate::handoff::HandoffQueue;
-use crate::tools::{NoKnowledgeIndex, Toolbox};
+use crate::retrieval::thresholds::DEFAULT_THRESHOLDS_FILE;
+use crate::retrieval::{EmbedderChoice, RetrievalConfig};
+use crate::tools::Toolbox;
 
 /// Evaluate and calibrate a tool-using property-inquiry agent.
 ///
@@ -60,6 +62,39 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
+/// Retrieval flags shared by every command that searches knowledge.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RetrievalArgs {
+    /// Embedder: `hashing` (offline default) or `e5` (multilingual-e5-small from --models).
+    #[arg(long, default_value = "hashing", value_parser = |s: &str| s.parse::<EmbedderChoice>())]
+    pub embedder: EmbedderChoice,
+    /// Directory holding model folders (see scripts/fetch-models).
+    #[arg(long, default_value = "models", value_name = "DIR")]
+    pub models: PathBuf,
+    /// Cross-encoder reranker: `none` or a model directory.
+    #[arg(long, default_value = "none", value_name = "none|PATH")]
+    pub reranker: String,
+    /// Retrieval thresholds file (keyed by model id; written by `inquiry calibrate --write`).
+    #[arg(long, default_value = DEFAULT_THRESHOLDS_FILE, value_name = "FILE")]
+    pub retrieval_thresholds: PathBuf,
+    /// Do not read or write the on-disk embedding cache (.cache/embeddings).
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl RetrievalArgs {
+    /// The library configuration these flags describe.
+    pub fn config(&self) -> RetrievalConfig {
+        RetrievalConfig {
+            embedder: self.embedder,
+            models_dir: self.models.clone(),
+            reranker: (self.reranker != "none").then(|| PathBuf::from(&self.reranker)),
+            thresholds: self.retrieval_thresholds.clone(),
+            cache_dir: (!self.no_cache).then(|| PathBuf::from(".cache/embeddings")),
+        }
+    }
+}
+
 /// Arguments of `inquiry tool`.
 #[derive(Debug, clap::Args)]
 pub struct ToolArgs {
@@ -71,6 +106,9 @@ pub struct ToolArgs {
     /// Catalogue directory holding listings.json and policies/.
     #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
     pub data: PathBuf,
+    /// Retrieval settings for search_knowledge.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
 }
 
 /// Parses the process arguments, runs the command and maps the result to an exit code.
@@ -125,27 +163,16 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
 
 fn tool(args: ToolArgs) -> anyhow::Result<ExitCode> {
     let catalogue = Arc::new(Catalogue::load(&args.data)?);
-    let toolbox = Toolbox::new(
-        catalogue,
-        Arc::new(NoKnowledgeIndex),
-        Arc::new(HandoffQueue::new()),
-    );
+    let retriever = args.retrieval.config().build(&catalogue)?;
+    let toolbox = Toolbox::new(catalogue, Arc::new(retriever), Arc::new(HandoffQueue::new()));
     let json: serde_json::Value = serde_json::from_str(&args.arguments)
         .with_context(|| format!("tool arguments are not valid JSON: {}", args.arguments))?;
     if !crate::tools::TOOL_NAMES.contains(&args.name.as_str()) {
-        bail!(
-            "unknown tool \"{}\"; expected one of: {}",
-            args.name,
-            crate::tools::TOOL_NAMES.join(", ")
-        );
+        bail!("unknown tool \"{}\"; expected one of: {}", args.name, crate::tools::TOOL_NAMES.join(", "));
     }
     let result = crate::tools::call_json(&toolbox, &args.name, json);
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &result.value)?;
     writeln!(out)?;
-    Ok(if result.is_error {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if result.is_error { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -32,11 +32,7 @@ pub fn fold(text: &str) -> String {
 /// Splits text into folded alphanumeric tokens (split on every non-alphanumeric
 /// character after folding). Empty tokens are dropped.
 pub fn tokens(text: &str) -> Vec<String> {
-    fold(text)
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
+    fold(text).split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).map(str::to_owned).collect()
 }
 
 /// Common exonyms of the catalogue's cities, folded: (exonym, folded native name).
@@ -55,11 +51,7 @@ const CITY_EXONYMS: &[(&str, &str)] = &[
 pub fn fold_city(city: &str) -> String {
     let folded = fold(city.trim());
     let folded = folded.split_whitespace().collect::<Vec<_>>().join(" ");
-    CITY_EXONYMS
-        .iter()
-        .find(|(exonym, _)| *exonym == folded)
-        .map(|(_, native)| (*native).to_owned())
-        .unwrap_or(folded)
+    CITY_EXONYMS.iter().find(|(exonym, _)| *exonym == folded).map(|(_, native)| (*native).to_owned()).unwrap_or(folded)
 }
 
 #[cfg(test)]
@@ -84,9 +76,6 @@ mod tests {
 
     #[test]
     fn tokens_split_on_non_alphanumerics() {
-        assert_eq!(
-            tokens("HH-1001: Nebenkosten, 240 €"),
-            ["hh", "1001", "nebenkosten", "240", "eur"]
-        );
+        assert_eq!(tokens("HH-1001: Nebenkosten, 240 €"), ["hh", "1001", "nebenkosten", "240", "eur"]);
     }
 }

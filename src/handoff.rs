@@ -8,9 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Why a person must take over: the closed set of six reasons of SPEC §4.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HandoffReason {
     /// The inquirer wants to view a property (only a person can arrange it).
@@ -97,10 +95,7 @@ impl HandoffQueue {
         contact_email: Option<String>,
         now: DateTime<Utc>,
     ) -> Ticket {
-        let mut tickets = self
-            .tickets
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut tickets = self.tickets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let ticket = Ticket {
             ticket_id: format!("T-{:04}", tickets.len() + 1),
             created_at: now.to_rfc3339_opts(SecondsFormat::Secs, true),
@@ -115,9 +110,6 @@ impl HandoffQueue {
 
     /// A copy of all tickets in creation order.
     pub fn tickets(&self) -> Vec<Ticket> {
-        self.tickets
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone()
+        self.tickets.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
     }
 }

@@ -6,5 +6,7 @@ pub mod catalogue;
 pub mod chunk;
 pub mod cli;
 pub mod fold;
+pub mod golden;
 pub mod handoff;
+pub mod retrieval;
 pub mod tools;

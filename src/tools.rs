@@ -11,20 +11,13 @@ use chrono::{NaiveDate, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::catalogue::{
-    Catalogue, EnergyClass, Listing, OfferType, PetsAllowed, PriceUnit, PropertyType,
-};
+use crate::catalogue::{Catalogue, EnergyClass, Listing, OfferType, PetsAllowed, PriceUnit, PropertyType};
 use crate::chunk::ChunkSource;
 use crate::fold::{fold, fold_city};
 use crate::handoff::{HandoffQueue, HandoffReason, Ticket};
 
 /// Names of the four tools, in the stable order they are listed to clients.
-pub const TOOL_NAMES: [&str; 4] = [
-    "search_listings",
-    "get_listing",
-    "search_knowledge",
-    "hand_off_to_human",
-];
+pub const TOOL_NAMES: [&str; 4] = ["search_listings", "get_listing", "search_knowledge", "hand_off_to_human"];
 
 /// A tool call that failed in a way the caller can fix.
 #[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
@@ -38,10 +31,7 @@ pub struct ToolError {
 
 impl ToolError {
     fn new(error: impl Into<String>, hint: impl Into<String>) -> Self {
-        Self {
-            error: error.into(),
-            hint: hint.into(),
-        }
+        Self { error: error.into(), hint: hint.into() }
     }
 }
 
@@ -147,6 +137,7 @@ pub struct SearchKnowledgeInput {
 
 /// Scores of one hit; each is present when the active configuration computed it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct HitScores {
     /// Raw BM25 score (unbounded).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,7 +204,10 @@ pub struct HandOffInput {
 /// it). Inputs are already validated: `scope` is a known listing id, `k` in 1–10.
 pub trait KnowledgeSearch: Send + Sync {
     /// Returns passages that clear the relevance threshold, or `found: false`.
-    fn search(&self, query: &str, scope: Option<&str>, k: usize) -> SearchKnowledgeOutput;
+    ///
+    /// # Errors
+    /// A retrieval failure (e.g. the embedding model failed), as a message.
+    fn search(&self, query: &str, scope: Option<&str>, k: usize) -> Result<SearchKnowledgeOutput, String>;
 }
 
 /// A knowledge search with no index: always `found: false`. Used where no
@@ -222,12 +216,12 @@ pub trait KnowledgeSearch: Send + Sync {
 pub struct NoKnowledgeIndex;
 
 impl KnowledgeSearch for NoKnowledgeIndex {
-    fn search(&self, _query: &str, _scope: Option<&str>, _k: usize) -> SearchKnowledgeOutput {
-        SearchKnowledgeOutput {
+    fn search(&self, _query: &str, _scope: Option<&str>, _k: usize) -> Result<SearchKnowledgeOutput, String> {
+        Ok(SearchKnowledgeOutput {
             found: false,
             results: vec![],
             reason: Some("no knowledge index is configured".into()),
-        }
+        })
     }
 }
 
@@ -241,16 +235,8 @@ pub struct Toolbox {
 
 impl Toolbox {
     /// A toolbox over the given parts; clones share the queue.
-    pub fn new(
-        catalogue: Arc<Catalogue>,
-        knowledge: Arc<dyn KnowledgeSearch>,
-        handoffs: Arc<HandoffQueue>,
-    ) -> Self {
-        Self {
-            catalogue,
-            knowledge,
-            handoffs,
-        }
+    pub fn new(catalogue: Arc<Catalogue>, knowledge: Arc<dyn KnowledgeSearch>, handoffs: Arc<HandoffQueue>) -> Self {
+        Self { catalogue, knowledge, handoffs }
     }
 
     /// The catalogue the tools read.
@@ -267,10 +253,7 @@ impl Toolbox {
     ///
     /// # Errors
     /// `limit` outside 1–25, or a negative / non-finite numeric filter.
-    pub fn search_listings(
-        &self,
-        input: &SearchListingsInput,
-    ) -> Result<SearchListingsOutput, ToolError> {
+    pub fn search_listings(&self, input: &SearchListingsInput) -> Result<SearchListingsOutput, ToolError> {
         let limit = input.limit.unwrap_or(10);
         if !(1..=25).contains(&limit) {
             return Err(ToolError::new(
@@ -278,11 +261,9 @@ impl Toolbox {
                 "use a limit from 1 to 25, or omit it for 10",
             ));
         }
-        for (name, value) in [
-            ("maxPrice", input.max_price),
-            ("minRooms", input.min_rooms),
-            ("minAreaSqm", input.min_area_sqm),
-        ] {
+        for (name, value) in
+            [("maxPrice", input.max_price), ("minRooms", input.min_rooms), ("minAreaSqm", input.min_area_sqm)]
+        {
             if let Some(v) = value {
                 if !v.is_finite() || v < 0.0 {
                     return Err(ToolError::new(
@@ -292,17 +273,8 @@ impl Toolbox {
                 }
             }
         }
-        let city = input
-            .city
-            .as_deref()
-            .map(fold_city)
-            .filter(|c| !c.is_empty());
-        let wanted: Vec<String> = input
-            .features
-            .iter()
-            .flatten()
-            .map(|f| fold(f.trim()))
-            .collect();
+        let city = input.city.as_deref().map(fold_city).filter(|c| !c.is_empty());
+        let wanted: Vec<String> = input.features.iter().flatten().map(|f| fold(f.trim())).collect();
         let mut matches: Vec<&Listing> = self
             .catalogue
             .listings
@@ -313,22 +285,14 @@ impl Toolbox {
             .filter(|l| input.max_price.is_none_or(|p| l.price <= p))
             .filter(|l| input.min_rooms.is_none_or(|r| l.rooms >= r))
             .filter(|l| input.min_area_sqm.is_none_or(|a| l.living_area_sqm >= a))
-            .filter(|l| {
-                wanted
-                    .iter()
-                    .all(|w| l.features.iter().any(|f| fold(f) == *w))
-            })
+            .filter(|l| wanted.iter().all(|w| l.features.iter().any(|f| fold(f) == *w)))
             .filter(|l| input.has_pet != Some(true) || l.pets_allowed != PetsAllowed::No)
             .filter(|l| input.available_by.is_none_or(|d| l.available_from <= d))
             .collect();
         matches.sort_by(|a, b| a.price.total_cmp(&b.price).then_with(|| a.id.cmp(&b.id)));
         Ok(SearchListingsOutput {
             total: matches.len(),
-            results: matches
-                .into_iter()
-                .take(limit as usize)
-                .map(ListingSummary::from)
-                .collect(),
+            results: matches.into_iter().take(limit as usize).map(ListingSummary::from).collect(),
         })
     }
 
@@ -338,46 +302,33 @@ impl Toolbox {
     /// Unknown id (after trimming and upper-casing), with a hint to use `search_listings`.
     pub fn get_listing(&self, input: &GetListingInput) -> Result<Listing, ToolError> {
         let id = self.known_listing_id(&input.id)?;
-        Ok(self
-            .catalogue
-            .listing(&id)
-            .cloned()
-            .expect("known_listing_id checked presence"))
+        Ok(self.catalogue.listing(&id).cloned().expect("known_listing_id checked presence"))
     }
 
     /// `search_knowledge`: passages from listing descriptions and policy pages.
     ///
     /// # Errors
     /// `query` outside 3–300 characters, `k` outside 1–10, unknown `listingId`.
-    pub fn search_knowledge(
-        &self,
-        input: &SearchKnowledgeInput,
-    ) -> Result<SearchKnowledgeOutput, ToolError> {
+    pub fn search_knowledge(&self, input: &SearchKnowledgeInput) -> Result<SearchKnowledgeOutput, ToolError> {
         let query = input.query.trim();
         let len = query.chars().count();
         if !(3..=300).contains(&len) {
-            return Err(ToolError::new(
-                format!("query has {len} characters"),
-                "ask a question of 3 to 300 characters",
-            ));
+            return Err(ToolError::new(format!("query has {len} characters"), "ask a question of 3 to 300 characters"));
         }
         let k = input.k.unwrap_or(5);
         if !(1..=10).contains(&k) {
-            return Err(ToolError::new(
-                format!("k {k} is out of range"),
-                "use k from 1 to 10, or omit it for 5",
-            ));
+            return Err(ToolError::new(format!("k {k} is out of range"), "use k from 1 to 10, or omit it for 5"));
         }
-        let scope = match input
-            .listing_id
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
+        let scope = match input.listing_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             Some(id) => Some(self.known_listing_id(id)?),
             None => None,
         };
-        Ok(self.knowledge.search(query, scope.as_deref(), k as usize))
+        self.knowledge.search(query, scope.as_deref(), k as usize).map_err(|e| {
+            ToolError::new(
+                format!("knowledge search failed: {e}"),
+                "hand the question off with not_answerable_from_listing",
+            )
+        })
     }
 
     /// `hand_off_to_human`: creates a ticket in the queue. Nothing is booked.
@@ -386,12 +337,7 @@ impl Toolbox {
     /// Unknown listing id, summary outside 10–500 characters, an e-mail address
     /// without the `local@domain` shape.
     pub fn hand_off_to_human(&self, input: &HandOffInput) -> Result<Ticket, ToolError> {
-        let listing_id = match input
-            .listing_id
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
+        let listing_id = match input.listing_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             Some(id) => Some(self.known_listing_id(id)?),
             None => None,
         };
@@ -403,11 +349,7 @@ impl Toolbox {
                 "write a summary of 10 to 500 characters saying what the person should do",
             ));
         }
-        let email = input
-            .contact_email
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
+        let email = input.contact_email.as_deref().map(str::trim).filter(|s| !s.is_empty());
         if let Some(email) = email {
             if !looks_like_email(email) {
                 return Err(ToolError::new(
@@ -416,13 +358,7 @@ impl Toolbox {
                 ));
             }
         }
-        Ok(self.handoffs.push(
-            input.reason,
-            listing_id,
-            summary.to_owned(),
-            email.map(str::to_owned),
-            Utc::now(),
-        ))
+        Ok(self.handoffs.push(input.reason, listing_id, summary.to_owned(), email.map(str::to_owned), Utc::now()))
     }
 
     /// Normalises an id (trim, upper-case) and checks that the catalogue has it.
@@ -465,19 +401,12 @@ pub struct JsonToolResult {
 
 impl JsonToolResult {
     fn ok<T: Serialize>(value: &T) -> Self {
-        let value = serde_json::to_value(value)
-            .unwrap_or_else(|e| serde_json::json!({"error": e.to_string()}));
-        Self {
-            value,
-            is_error: false,
-        }
+        let value = serde_json::to_value(value).unwrap_or_else(|e| serde_json::json!({"error": e.to_string()}));
+        Self { value, is_error: false }
     }
 
     fn err(e: &ToolError) -> Self {
-        Self {
-            value: serde_json::json!({"error": e.error, "hint": e.hint}),
-            is_error: true,
-        }
+        Self { value: serde_json::json!({"error": e.error, "hint": e.hint}), is_error: true }
     }
 }
 
@@ -485,15 +414,8 @@ impl JsonToolResult {
 /// arguments and unknown tool names are error results with a hint, like any
 /// other tool failure.
 pub fn call_json(toolbox: &Toolbox, name: &str, arguments: serde_json::Value) -> JsonToolResult {
-    fn decode<T: serde::de::DeserializeOwned>(
-        name: &str,
-        args: serde_json::Value,
-    ) -> Result<T, ToolError> {
-        let args = if args.is_null() {
-            serde_json::json!({})
-        } else {
-            args
-        };
+    fn decode<T: serde::de::DeserializeOwned>(name: &str, args: serde_json::Value) -> Result<T, ToolError> {
+        let args = if args.is_null() { serde_json::json!({}) } else { args };
         serde_json::from_value(args).map_err(|e| {
             ToolError::new(
                 format!("invalid arguments for {name}: {e}"),
@@ -502,22 +424,19 @@ pub fn call_json(toolbox: &Toolbox, name: &str, arguments: serde_json::Value) ->
         })
     }
     let result = match name {
-        "search_listings" => decode(name, arguments)
-            .and_then(|i| toolbox.search_listings(&i))
-            .map(|o| JsonToolResult::ok(&o)),
-        "get_listing" => decode(name, arguments)
-            .and_then(|i| toolbox.get_listing(&i))
-            .map(|o| JsonToolResult::ok(&o)),
-        "search_knowledge" => decode(name, arguments)
-            .and_then(|i| toolbox.search_knowledge(&i))
-            .map(|o| JsonToolResult::ok(&o)),
-        "hand_off_to_human" => decode(name, arguments)
-            .and_then(|i| toolbox.hand_off_to_human(&i))
-            .map(|o| JsonToolResult::ok(&o)),
-        other => Err(ToolError::new(
-            format!("unknown tool \"{other}\""),
-            format!("use one of: {}", TOOL_NAMES.join(", ")),
-        )),
+        "search_listings" => {
+            decode(name, arguments).and_then(|i| toolbox.search_listings(&i)).map(|o| JsonToolResult::ok(&o))
+        }
+        "get_listing" => decode(name, arguments).and_then(|i| toolbox.get_listing(&i)).map(|o| JsonToolResult::ok(&o)),
+        "search_knowledge" => {
+            decode(name, arguments).and_then(|i| toolbox.search_knowledge(&i)).map(|o| JsonToolResult::ok(&o))
+        }
+        "hand_off_to_human" => {
+            decode(name, arguments).and_then(|i| toolbox.hand_off_to_human(&i)).map(|o| JsonToolResult::ok(&o))
+        }
+        other => {
+            Err(ToolError::new(format!("unknown tool \"{other}\""), format!("use one of: {}", TOOL_NAMES.join(", "))))
+        }
     };
     result.unwrap_or_else(|e| JsonToolResult::err(&e))
 }

@@ -24,17 +24,17 @@ fn check_summarises_the_bundled_catalogue() {
 fn bad_catalogue_exits_2_with_one_message() {
     let dir = temp_catalogue();
     let path = dir.path().join("listings.json");
-    let text =
-        std::fs::read_to_string(&path)
-            .unwrap()
-            .replacen("\"on-request\"", "\"sometimes\"", 1);
+    let text = std::fs::read_to_string(&path).unwrap().replacen("\"on-request\"", "\"sometimes\"", 1);
     std::fs::write(&path, text).unwrap();
     let out = inquiry(&["check", "--data", dir.path().to_str().unwrap()]);
     let (stdout, stderr) = texts(&out);
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout.is_empty());
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("listings.json: listing at index 0 (id \"HH-1001\"), field `petsAllowed`: found \"sometimes\""), "{stderr}");
+    assert!(
+        stderr.contains("listings.json: listing at index 0 (id \"HH-1001\"), field `petsAllowed`: found \"sometimes\""),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -2,5 +2,6 @@
 
 mod catalogue_errors;
 mod cli;
+mod retrieval;
 mod support;
 mod tools;

@@ -25,11 +25,7 @@ pub fn catalogue() -> Arc<Catalogue> {
 
 /// A toolbox over the bundled catalogue without a knowledge index.
 pub fn toolbox() -> Toolbox {
-    Toolbox::new(
-        catalogue(),
-        Arc::new(NoKnowledgeIndex),
-        Arc::new(HandoffQueue::new()),
-    )
+    Toolbox::new(catalogue(), Arc::new(NoKnowledgeIndex), Arc::new(HandoffQueue::new()))
 }
 
 /// A temp copy of the bundled catalogue to break.
@@ -54,17 +50,28 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Runs the built `inquiry` binary with arguments in the repository root.
 pub fn inquiry(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_inquiry"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap()
+    Command::new(env!("CARGO_BIN_EXE_inquiry")).args(args).current_dir(root()).output().unwrap()
 }
 
 /// stdout and stderr of an output as strings.
 pub fn texts(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// The offline retriever (hashing embedder, no reranker) over a catalogue,
+/// thresholds from the repository's thresholds file, no cache.
+pub fn offline_retriever(catalogue: &Catalogue) -> inquiry::retrieval::Retriever {
+    let config = inquiry::retrieval::RetrievalConfig {
+        thresholds: root().join(inquiry::retrieval::thresholds::DEFAULT_THRESHOLDS_FILE),
+        cache_dir: None,
+        ..Default::default()
+    };
+    config.build(catalogue).expect("offline retriever builds")
+}
+
+/// A toolbox over the bundled catalogue with the offline retriever.
+pub fn toolbox_with_retrieval() -> Toolbox {
+    let cat = catalogue();
+    let retriever = offline_retriever(&cat);
+    Toolbox::new(cat, Arc::new(retriever), Arc::new(HandoffQueue::new()))
 }

@@ -1,0 +1,214 @@
+//! Keyword search: a tantivy BM25 index over chunk index texts, plus the
+//! keyword-coverage signal used for the relevance threshold.
+//!
+//! Raw BM25 is unbounded and one rare word dominates it, so the keep/drop
+//! decision uses *coverage* instead: the IDF-weighted share of the question's
+//! terms present in the chunk, 0..1. BM25 only orders the candidate list.
+
+use std::collections::{HashMap, HashSet};
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, STORED, STRING};
+use tantivy::{Index, IndexReader, TantivyDocument, Term};
+
+use super::analyzer::{analyze, FoldingTokenizer, ANALYZER_NAME};
+use crate::chunk::Chunk;
+
+/// A query term produced by the analyzer. The only way to build a tantivy term
+/// query here is from one of these, so an un-analysed string never reaches the index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AnalyzedTerm(String);
+
+impl AnalyzedTerm {
+    /// The folded term text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// One word of a question with the forms that count as a match: the analyzed
+/// word itself, then its English equivalents from the [glossary](super::glossary).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryConcept {
+    /// The question's own (analyzed) word.
+    pub term: AnalyzedTerm,
+    /// `term` first, then glossary translations, without duplicates.
+    pub forms: Vec<AnalyzedTerm>,
+}
+
+/// Analyzes a question into distinct concepts, in first-seen order.
+pub fn query_concepts(question: &str) -> Vec<QueryConcept> {
+    let mut seen = HashSet::new();
+    analyze(question)
+        .into_iter()
+        .filter(|t| seen.insert(t.clone()))
+        .map(|t| {
+            let mut forms = vec![AnalyzedTerm(t.clone())];
+            for tr in super::glossary::translations(&t) {
+                if !forms.iter().any(|f| f.0 == tr) {
+                    forms.push(AnalyzedTerm(tr));
+                }
+            }
+            QueryConcept { term: AnalyzedTerm(t), forms }
+        })
+        .collect()
+}
+
+/// Scope value indexed for policy chunks (listing chunks index their listing id).
+const POLICY_SCOPE: &str = "policy";
+
+/// In-RAM tantivy index over chunk index texts with per-chunk term sets.
+pub struct KeywordIndex {
+    reader: IndexReader,
+    text: tantivy::schema::Field,
+    scope: tantivy::schema::Field,
+    chunk: tantivy::schema::Field,
+    /// Analyzed terms of each chunk's index text, by chunk position.
+    doc_terms: Vec<HashSet<String>>,
+    /// Terms that only say *which* listing a chunk belongs to (its id, district
+    /// and city), by chunk position; see [`KeywordIndex::coverage`].
+    locating: Vec<HashSet<String>>,
+    /// Number of chunks containing each term.
+    doc_freq: HashMap<String, usize>,
+}
+
+impl KeywordIndex {
+    /// Indexes every chunk's `index_text` (text with its context header).
+    /// `locating[i]` is the text naming chunk `i`'s listing (id, district, city;
+    /// empty for policy chunks), whose terms locate rather than answer.
+    ///
+    /// # Errors
+    /// A tantivy error while writing the in-RAM index.
+    pub fn build(chunks: &[Chunk], locating: &[String]) -> tantivy::Result<Self> {
+        let mut builder = Schema::builder();
+        let indexing =
+            TextFieldIndexing::default().set_tokenizer(ANALYZER_NAME).set_index_option(IndexRecordOption::WithFreqs);
+        let text = builder.add_text_field("text", TextOptions::default().set_indexing_options(indexing));
+        let scope = builder.add_text_field("scope", STRING);
+        let chunk = builder.add_u64_field("chunk", STORED | FAST);
+        let index = Index::create_in_ram(builder.build());
+        index.tokenizers().register(ANALYZER_NAME, FoldingTokenizer);
+        let mut writer = index.writer_with_num_threads(1, 15_000_000)?;
+        let mut doc_terms = Vec::with_capacity(chunks.len());
+        let mut doc_freq: HashMap<String, usize> = HashMap::new();
+        for (i, c) in chunks.iter().enumerate() {
+            let mut doc = TantivyDocument::default();
+            doc.add_text(text, &c.index_text);
+            doc.add_text(scope, c.listing_id.as_deref().unwrap_or(POLICY_SCOPE));
+            doc.add_u64(chunk, i as u64);
+            writer.add_document(doc)?;
+            let terms: HashSet<String> = analyze(&c.index_text).into_iter().collect();
+            for t in &terms {
+                *doc_freq.entry(t.clone()).or_default() += 1;
+            }
+            doc_terms.push(terms);
+        }
+        writer.commit()?;
+        let reader = index.reader()?;
+        let locating = (0..chunks.len())
+            .map(|i| locating.get(i).map(|t| analyze(t).into_iter().collect()).unwrap_or_default())
+            .collect();
+        Ok(Self { reader, text, scope, chunk, doc_terms, locating, doc_freq })
+    }
+
+    /// Number of indexed chunks.
+    pub fn len(&self) -> usize {
+        self.doc_terms.len()
+    }
+
+    /// True when nothing is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.doc_terms.is_empty()
+    }
+
+    /// BM25 top `limit` chunks for the terms, restricted to a listing's chunks
+    /// plus policy chunks when `scope` is given. Returns (chunk position, score),
+    /// best first; empty when no term matches.
+    ///
+    /// # Errors
+    /// A tantivy search error.
+    pub fn search(
+        &self,
+        concepts: &[QueryConcept],
+        scope: Option<&str>,
+        limit: usize,
+    ) -> tantivy::Result<Vec<(usize, f32)>> {
+        if concepts.is_empty() || limit == 0 {
+            return Ok(vec![]);
+        }
+        let should: Vec<(Occur, Box<dyn Query>)> = concepts
+            .iter()
+            .flat_map(|c| &c.forms)
+            .map(|t| {
+                let q = TermQuery::new(Term::from_field_text(self.text, t.as_str()), IndexRecordOption::WithFreqs);
+                (Occur::Should, Box::new(q) as Box<dyn Query>)
+            })
+            .collect();
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+        if let Some(listing) = scope {
+            let allowed: Vec<(Occur, Box<dyn Query>)> = [listing, POLICY_SCOPE]
+                .into_iter()
+                .map(|s| {
+                    let q = TermQuery::new(Term::from_field_text(self.scope, s), IndexRecordOption::Basic);
+                    (Occur::Should, Box::new(q) as Box<dyn Query>)
+                })
+                .collect();
+            clauses.push((Occur::Must, Box::new(BooleanQuery::new(allowed))));
+        }
+        let searcher = self.reader.searcher();
+        let hits = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(limit).order_by_score())?;
+        let mut out = Vec::with_capacity(hits.len());
+        for (score, address) in hits {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            if let Some(pos) = doc.get_first(self.chunk).and_then(|v| v.as_u64()) {
+                out.push((pos as usize, score));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Inverse document frequency, `ln(1 + (N - n + 0.5) / (n + 0.5))`: the
+    /// BM25 (Lucene) form, which stays positive even for a term in every chunk
+    /// (the classic Robertson–Spärck Jones form is 0 at n = N/2 and negative above).
+    pub fn idf(&self, term: &str) -> f64 {
+        let n = self.doc_freq.get(term).copied().unwrap_or(0) as f64;
+        let total = self.doc_terms.len() as f64;
+        (1.0 + (total - n + 0.5) / (n + 0.5)).ln()
+    }
+
+    /// Keyword coverage of a chunk: the IDF-weighted share of the question's
+    /// concepts present in its index text, 0..1 (0 for a question without terms).
+    ///
+    /// A concept matches when any of its forms is in the chunk; its weight is
+    /// the IDF of its most common form that occurs in the corpus (the question
+    /// word's own IDF when no form occurs, which is the highest possible: an
+    /// unknown word like `gym` pulls coverage down for every chunk).
+    ///
+    /// Terms that locate the chunk's listing (its id, district, city) are left
+    /// out of both sums: "is there a dishwasher in K-4001?" matches every K-4001
+    /// sentence on `k` and `4001`, but none of them is about dishwashers.
+    pub fn coverage(&self, concepts: &[QueryConcept], chunk: usize) -> f64 {
+        let Some(doc) = self.doc_terms.get(chunk) else { return 0.0 };
+        let locating = &self.locating[chunk];
+        let (mut hit, mut all) = (0.0, 0.0);
+        for c in concepts.iter().filter(|c| !locating.contains(c.term.as_str())) {
+            let w = c
+                .forms
+                .iter()
+                .filter(|f| self.doc_freq.contains_key(f.as_str()))
+                .map(|f| self.idf(f.as_str()))
+                .min_by(f64::total_cmp)
+                .unwrap_or_else(|| self.idf(c.term.as_str()));
+            all += w;
+            if c.forms.iter().any(|f| doc.contains(f.as_str())) {
+                hit += w;
+            }
+        }
+        if all > 0.0 {
+            hit / all
+        } else {
+            0.0
+        }
+    }
+}

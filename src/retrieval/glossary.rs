@@ -1,0 +1,152 @@
+//! A German → English glossary of letting vocabulary for cross-lingual keyword
+//! search (dictionary-based query translation).
+//!
+//! The catalogue is written in English with German legal terms in parentheses;
+//! customers write in both languages. Without a real multilingual embedder, a
+//! German question shares only those legal terms with the text ("Ist die
+//! Heizung in den Nebenkosten enthalten?" matches `Nebenkosten` but not
+//! `heating` or `included`). Each German query term listed here also matches
+//! its English equivalents. The list is general inquiry vocabulary, not tuned
+//! to any question set; extend it when a new domain word appears. A handful of
+//! English synonyms (`flat` → `apartment`) ride along.
+
+/// (German word, English equivalents), German side in any spelling (it is
+/// folded before lookup), English side as plain words.
+const ENTRIES: &[(&str, &[&str])] = &[
+    ("miete", &["rent"]),
+    ("mieten", &["rent"]),
+    ("mieter", &["tenant", "tenants"]),
+    ("mieterin", &["tenant"]),
+    ("vermieter", &["landlord"]),
+    ("vermieterin", &["landlord"]),
+    ("kaltmiete", &["cold", "rent"]),
+    ("warmmiete", &["inclusive", "rent"]),
+    ("kaution", &["deposit"]),
+    ("heizung", &["heating", "heated"]),
+    ("heizkosten", &["heating", "costs"]),
+    ("enthalten", &["included", "includes", "include"]),
+    ("inklusive", &["included", "inclusive"]),
+    ("nebenkosten", &["utilities"]),
+    ("betriebskosten", &["utilities", "operating", "costs"]),
+    ("kosten", &["costs", "cost"]),
+    ("kostet", &["costs", "cost"]),
+    ("zahlen", &["pay", "pays", "paid"]),
+    ("bezahlen", &["pay", "pays", "paid"]),
+    ("wohnung", &["apartment", "flat"]),
+    ("haus", &["house"]),
+    ("zimmer", &["room", "rooms"]),
+    ("balkon", &["balcony"]),
+    ("terrasse", &["terrace"]),
+    ("aufzug", &["lift", "elevator"]),
+    ("fahrstuhl", &["lift", "elevator"]),
+    ("keller", &["cellar"]),
+    ("garten", &["garden"]),
+    ("stellplatz", &["parking", "space"]),
+    ("parkplatz", &["parking"]),
+    ("tiefgarage", &["underground", "parking", "garage"]),
+    ("garage", &["garage", "parking"]),
+    ("hund", &["dog", "dogs"]),
+    ("hunde", &["dog", "dogs"]),
+    ("katze", &["cat", "cats"]),
+    ("katzen", &["cat", "cats"]),
+    ("haustier", &["pet", "pets"]),
+    ("haustiere", &["pet", "pets"]),
+    ("tiere", &["animals", "pets"]),
+    ("erlaubt", &["allowed", "permitted"]),
+    ("besichtigung", &["viewing", "viewings"]),
+    ("besichtigen", &["view", "viewing"]),
+    ("provision", &["commission"]),
+    ("maklerprovision", &["commission"]),
+    ("makler", &["agent", "agency"]),
+    ("kaufpreis", &["purchase", "price"]),
+    ("preis", &["price"]),
+    ("kaufen", &["buy", "purchase"]),
+    ("kaufer", &["buyer"]),
+    ("verkaufer", &["seller"]),
+    ("monatlich", &["monthly", "month"]),
+    ("monatliche", &["monthly", "month"]),
+    ("monatliches", &["monthly", "month"]),
+    ("jahr", &["year"]),
+    ("jahrlich", &["annual", "yearly", "year"]),
+    ("steigt", &["rises", "increase"]),
+    ("steigen", &["rise", "rises", "increase"]),
+    ("erhohung", &["increase"]),
+    ("prozent", &["percent"]),
+    ("quadratmeter", &["square", "metres"]),
+    ("flache", &["area", "square", "metres"]),
+    ("etage", &["floor"]),
+    ("stock", &["floor"]),
+    ("stockwerk", &["floor"]),
+    ("baujahr", &["built"]),
+    ("gebaut", &["built"]),
+    ("renoviert", &["renovated"]),
+    ("saniert", &["renovated"]),
+    ("sanierung", &["renovation"]),
+    ("einziehen", &["move", "available"]),
+    ("einzug", &["move", "available"]),
+    ("verfugbar", &["available"]),
+    ("frei", &["available"]),
+    ("moebliert", &["furnished"]),
+    ("mobliert", &["furnished"]),
+    ("strom", &["electricity"]),
+    ("unterlagen", &["documents"]),
+    ("dokumente", &["documents"]),
+    ("einkommen", &["income"]),
+    ("gehalt", &["income", "salary"]),
+    ("ausweis", &["id", "passport"]),
+    ("absagen", &["cancel", "cancellation"]),
+    ("zuruck", &["return", "returned", "returns"]),
+    ("auszug", &["move", "moves", "out"]),
+    ("raten", &["instalments"]),
+    ("endgultig", &["final"]),
+    ("geschatzt", &["estimated"]),
+    ("fassade", &["facade"]),
+    ("eigentumer", &["owners", "owner"]),
+    ("eigentumswohnung", &["condominium"]),
+    ("gewerbe", &["commercial"]),
+    ("gewerblich", &["commercial"]),
+    ("wohnen", &["live", "living", "residential"]),
+    ("brauche", &["need", "required"]),
+    ("brauchen", &["need", "required"]),
+    ("notig", &["required", "needed"]),
+    ("bestatigung", &["confirmation"]),
+    ("vertrag", &["contract"]),
+    ("mietvertrag", &["contract", "lease"]),
+    ("kundigung", &["notice", "termination"]),
+    ("mindestmietdauer", &["minimum", "rental", "period"]),
+    ("mietdauer", &["rental", "period"]),
+    ("energieklasse", &["energy", "class"]),
+    ("energieausweis", &["energy", "certificate"]),
+    ("fahrrad", &["bicycle"]),
+    ("fahrradkeller", &["bicycle", "storage"]),
+    ("fruhestens", &["available"]),
+    ("renovierung", &["renovation"]),
+    ("abstellraum", &["storage"]),
+];
+
+/// English synonyms customers use for words the catalogue spells otherwise.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    ("flat", &["apartment"]),
+    ("elevator", &["lift"]),
+    ("pet", &["animals", "dogs", "cats"]),
+    ("pets", &["animals", "dogs", "cats"]),
+];
+
+/// The glossary with both sides analyzed like index terms (folded, stemmed).
+static ANALYZED: std::sync::LazyLock<Vec<(String, Vec<String>)>> = std::sync::LazyLock::new(|| {
+    ENTRIES
+        .iter()
+        .chain(SYNONYMS)
+        .filter_map(|(word, equivalents)| {
+            let key = super::analyzer::analyze(word).into_iter().next()?;
+            let forms = equivalents.iter().flat_map(|w| super::analyzer::analyze(w)).collect();
+            Some((key, forms))
+        })
+        .collect()
+});
+
+/// Equivalent index terms of an analyzed query term (German → English, and a
+/// few English synonyms), or an empty list.
+pub fn translations(analyzed: &str) -> Vec<String> {
+    ANALYZED.iter().filter(|(key, _)| key == analyzed).flat_map(|(_, forms)| forms.iter().cloned()).collect()
+}

@@ -1,0 +1,511 @@
+//! Hybrid retrieval behind `search_knowledge` (SPEC §5).
+//!
+//! 1. Scope: with a listing id, only that listing's chunks and the policy chunks
+//!    are candidates (a boundary in code, not in a prompt).
+//! 2. Two candidate lists of up to 20: BM25 over index texts and cosine over
+//!    passage embeddings.
+//! 3. Merge. With a reranker, keep chunks whose score clears the reranker
+//!    threshold. Without one, order by reciprocal rank fusion (k = 60) of the
+//!    BM25, vector and keyword-coverage rankings, and keep a chunk when its
+//!    cosine z-score or its keyword coverage clears its threshold.
+//! 4. Order: the scoped listing's own chunks first, then by reranker score, or
+//!    without a reranker by keyword coverage with RRF breaking ties; top `k`.
+//! 5. Nothing kept → `found: false` with a reason. The nearest passage is not an answer.
+
+pub mod analyzer;
+pub mod bm25;
+pub mod cache;
+pub mod embed;
+pub mod glossary;
+pub mod rerank;
+pub mod store;
+pub mod thresholds;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::catalogue::Catalogue;
+use crate::chunk::{Chunk, ChunkSource};
+use crate::tools::{HitScores, KnowledgeHit, KnowledgeSearch, SearchKnowledgeOutput};
+use bm25::{query_concepts, KeywordIndex};
+use embed::Embedder;
+use rerank::Reranker;
+use store::{FlatStore, VectorStore};
+use thresholds::{ThresholdsError, ThresholdsFile};
+
+/// Size of each candidate list (BM25 and vector).
+pub const CANDIDATES_PER_LIST: usize = 20;
+/// Reciprocal rank fusion constant (Cormack et al. 2009).
+pub const RRF_K: f64 = 60.0;
+
+/// Why retrieval could not be built or run.
+#[derive(Debug, thiserror::Error)]
+pub enum RetrievalError {
+    /// tantivy failed.
+    #[error("keyword index: {0}")]
+    Index(#[from] tantivy::TantivyError),
+    /// The embedder failed.
+    #[error(transparent)]
+    Embed(#[from] embed::EmbedError),
+    /// The reranker failed.
+    #[error(transparent)]
+    Rerank(#[from] rerank::RerankError),
+    /// Thresholds are missing or invalid.
+    #[error(transparent)]
+    Thresholds(#[from] ThresholdsError),
+}
+
+/// The keep/drop rule in force, resolved from the thresholds file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum KeepRule {
+    /// No reranker: keep when `cosine_z >= vector_z` or `coverage >= keyword_coverage`.
+    Fused {
+        /// Cosine z-score threshold.
+        vector_z: f64,
+        /// Keyword coverage threshold (0..1).
+        keyword_coverage: f64,
+    },
+    /// Reranker: keep when `rerank >= min_score`.
+    Rerank {
+        /// Reranker score threshold (0..1).
+        min_score: f64,
+    },
+}
+
+/// What a retriever is built from.
+pub struct RetrievalSettings {
+    /// Passage and query embedder.
+    pub embedder: Arc<dyn Embedder>,
+    /// Cross-encoder, or `None` for fused mode.
+    pub reranker: Option<Arc<dyn Reranker>>,
+    /// The keep rule; see [`KeepRule::from_file`].
+    pub keep: KeepRule,
+    /// Directory for the embedding cache; `None` disables it.
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl KeepRule {
+    /// Looks the active models' thresholds up in a thresholds file.
+    ///
+    /// # Errors
+    /// A missing entry, with a message telling the user to run `inquiry calibrate`.
+    pub fn from_file(file: &ThresholdsFile, embedder: &str, reranker: Option<&str>) -> Result<Self, ThresholdsError> {
+        Ok(match reranker {
+            Some(model) => Self::Rerank { min_score: file.rerank(model)? },
+            None => {
+                let (vector_z, keyword_coverage) = file.fused(embedder)?;
+                Self::Fused { vector_z, keyword_coverage }
+            }
+        })
+    }
+}
+
+/// Every signal of one candidate chunk for one question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// Position in [`Retriever::chunks`].
+    pub chunk: usize,
+    /// BM25 score when the chunk is in the BM25 list.
+    pub bm25: Option<f64>,
+    /// 1-based rank in the BM25 list.
+    pub bm25_rank: Option<usize>,
+    /// 1-based rank in the vector list.
+    pub vector_rank: Option<usize>,
+    /// Keyword coverage, 0..1.
+    pub coverage: f64,
+    /// Raw cosine similarity.
+    pub cosine: f64,
+    /// z-score of the cosine among all scoped chunks.
+    pub cosine_z: f64,
+    /// Reranker score when a reranker is configured.
+    pub rerank: Option<f64>,
+    /// Reciprocal-rank-fusion score over the BM25, vector and coverage rankings.
+    pub rrf: f64,
+}
+
+impl Candidate {
+    /// The ordering score: reranker score when present, else RRF.
+    pub fn score(&self) -> f64 {
+        self.rerank.unwrap_or(self.rrf)
+    }
+}
+
+/// The retrieval pipeline over one catalogue's chunks.
+pub struct Retriever {
+    chunks: Vec<Chunk>,
+    keyword: KeywordIndex,
+    embedder: Arc<dyn Embedder>,
+    vectors: FlatStore,
+    reranker: Option<Arc<dyn Reranker>>,
+    keep: KeepRule,
+    by_listing: HashMap<String, Vec<usize>>,
+    policy: Vec<usize>,
+}
+
+impl Retriever {
+    /// Indexes the catalogue's chunks: keyword index, passage embeddings (from
+    /// the cache when valid), scope tables.
+    ///
+    /// # Errors
+    /// Index or embedding failures.
+    pub fn build(catalogue: &Catalogue, settings: RetrievalSettings) -> Result<Self, RetrievalError> {
+        let chunks = catalogue.chunks.clone();
+        let locating: Vec<String> = chunks
+            .iter()
+            .map(|c| match c.listing_id.as_deref().and_then(|id| catalogue.listing(id)) {
+                Some(l) => format!("{} {} {}", l.id, l.district, l.city),
+                None => String::new(),
+            })
+            .collect();
+        let keyword = KeywordIndex::build(&chunks, &locating)?;
+        let vectors = embed_passages(settings.embedder.as_ref(), &chunks, settings.cache_dir.as_deref())?;
+        let mut by_listing: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut policy = Vec::new();
+        for (i, c) in chunks.iter().enumerate() {
+            match &c.listing_id {
+                Some(id) => by_listing.entry(id.clone()).or_default().push(i),
+                None => policy.push(i),
+            }
+        }
+        Ok(Self {
+            chunks,
+            keyword,
+            embedder: settings.embedder,
+            vectors,
+            reranker: settings.reranker,
+            keep: settings.keep,
+            by_listing,
+            policy,
+        })
+    }
+
+    /// The indexed chunks, by position.
+    pub fn chunks(&self) -> &[Chunk] {
+        &self.chunks
+    }
+
+    /// The keep rule in force.
+    pub fn keep_rule(&self) -> KeepRule {
+        self.keep
+    }
+
+    /// Embedder model id.
+    pub fn embedder_id(&self) -> &str {
+        self.embedder.model_id()
+    }
+
+    /// Reranker model id, if any.
+    pub fn reranker_id(&self) -> Option<&str> {
+        self.reranker.as_deref().map(|r| r.model_id())
+    }
+
+    /// Chunk positions a question may see: all, or one listing's plus policies.
+    pub fn scope(&self, listing: Option<&str>) -> Vec<usize> {
+        match listing {
+            None => (0..self.chunks.len()).collect(),
+            Some(id) => {
+                let mut v = self.by_listing.get(id).cloned().unwrap_or_default();
+                v.extend(&self.policy);
+                v
+            }
+        }
+    }
+
+    /// The merged candidate list for a question with every signal, best first
+    /// (reranker score, else RRF). Nothing is filtered by thresholds here; this
+    /// is what calibration measures.
+    ///
+    /// # Errors
+    /// Search, embedding or reranking failures.
+    pub fn candidates(&self, question: &str, listing: Option<&str>) -> Result<Vec<Candidate>, RetrievalError> {
+        let scope = self.scope(listing);
+        let terms = query_concepts(question);
+        let bm25 = self.keyword.search(&terms, listing, CANDIDATES_PER_LIST)?;
+        let query = self.embedder.embed_queries(&[question])?.pop().unwrap_or_default();
+        let cosines = self.vectors.cosines(&query, &scope);
+        let (mean, sd) = mean_sd(&cosines);
+        let mut by_cosine: Vec<(usize, f32)> = scope.iter().copied().zip(cosines.iter().copied()).collect();
+        by_cosine.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let cosine_of: HashMap<usize, f32> = by_cosine.iter().copied().collect();
+
+        let mut merged: Vec<Candidate> = Vec::new();
+        let mut slot: HashMap<usize, usize> = HashMap::new();
+        let mut entry = |chunk: usize, merged: &mut Vec<Candidate>| -> usize {
+            *slot.entry(chunk).or_insert_with(|| {
+                let cosine = f64::from(cosine_of.get(&chunk).copied().unwrap_or(0.0));
+                merged.push(Candidate {
+                    chunk,
+                    bm25: None,
+                    bm25_rank: None,
+                    vector_rank: None,
+                    coverage: self.keyword.coverage(&terms, chunk),
+                    cosine,
+                    cosine_z: if sd > 0.0 { (cosine - mean) / sd } else { 0.0 },
+                    rerank: None,
+                    rrf: 0.0,
+                });
+                merged.len() - 1
+            })
+        };
+        for (rank, (chunk, score)) in bm25.iter().enumerate() {
+            let i = entry(*chunk, &mut merged);
+            merged[i].bm25 = Some(f64::from(*score));
+            merged[i].bm25_rank = Some(rank + 1);
+            merged[i].rrf += 1.0 / (RRF_K + (rank + 1) as f64);
+        }
+        for (rank, (chunk, _)) in by_cosine.iter().take(CANDIDATES_PER_LIST).enumerate() {
+            let i = entry(*chunk, &mut merged);
+            merged[i].vector_rank = Some(rank + 1);
+            merged[i].rrf += 1.0 / (RRF_K + (rank + 1) as f64);
+        }
+        // Third ranking for the fusion: keyword coverage over the merged list.
+        // BM25 alone favours chunks whose header repeats the question's place
+        // words; coverage favours the chunk that holds the asked-for terms.
+        let mut by_coverage: Vec<usize> = (0..merged.len()).collect();
+        by_coverage.sort_by(|&a, &b| {
+            merged[b].coverage.total_cmp(&merged[a].coverage).then(merged[a].chunk.cmp(&merged[b].chunk))
+        });
+        for (rank, i) in by_coverage.into_iter().enumerate() {
+            if merged[i].coverage > 0.0 {
+                merged[i].rrf += 1.0 / (RRF_K + (rank + 1) as f64);
+            }
+        }
+        if let Some(reranker) = &self.reranker {
+            let texts: Vec<&str> = merged.iter().map(|c| self.chunks[c.chunk].index_text.as_str()).collect();
+            let scores = reranker.score(question, &texts)?;
+            for (c, s) in merged.iter_mut().zip(scores) {
+                c.rerank = Some(f64::from(s));
+            }
+        }
+        merged.sort_by(|a, b| b.score().total_cmp(&a.score()).then(a.chunk.cmp(&b.chunk)));
+        Ok(merged)
+    }
+
+    /// Whether a candidate clears the keep rule.
+    pub fn keeps(&self, c: &Candidate) -> bool {
+        keeps(self.keep, c)
+    }
+
+    /// Full search: candidates, keep rule, own-listing-first order, top `k`.
+    ///
+    /// # Errors
+    /// Search, embedding or reranking failures.
+    pub fn retrieve(
+        &self,
+        question: &str,
+        listing: Option<&str>,
+        k: usize,
+    ) -> Result<SearchKnowledgeOutput, RetrievalError> {
+        let candidates = self.candidates(question, listing)?;
+        let best = candidates.first().cloned();
+        let mut kept: Vec<Candidate> = candidates.into_iter().filter(|c| self.keeps(c)).collect();
+        if matches!(self.keep, KeepRule::Fused { .. }) {
+            // Without a reranker, coverage (bounded, calibrated) orders the kept
+            // chunks and RRF breaks ties: RRF alone lets a chunk that sits high
+            // in one noisy list outrank the one that holds every asked-for term.
+            kept.sort_by(|a, b| b.coverage.total_cmp(&a.coverage).then(b.rrf.total_cmp(&a.rrf)));
+        }
+        if let Some(id) = listing {
+            // Stable sort keeps score order within each group.
+            kept.sort_by_key(|c| self.chunks[c.chunk].listing_id.as_deref() != Some(id));
+        }
+        kept.truncate(k);
+        if kept.is_empty() {
+            return Ok(SearchKnowledgeOutput {
+                found: false,
+                results: vec![],
+                reason: Some(self.nothing_found(best.as_ref())),
+            });
+        }
+        let results = kept
+            .into_iter()
+            .map(|c| {
+                let chunk = &self.chunks[c.chunk];
+                KnowledgeHit {
+                    chunk_id: chunk.id.clone(),
+                    source: chunk.source,
+                    listing_id: chunk.listing_id.clone(),
+                    text: chunk.text.clone(),
+                    scores: HitScores {
+                        bm25: c.bm25.map(round4),
+                        coverage: Some(round4(c.coverage)),
+                        cosine: Some(round4(c.cosine)),
+                        cosine_z: Some(round4(c.cosine_z)),
+                        rerank: c.rerank.map(round4),
+                    },
+                }
+            })
+            .collect();
+        Ok(SearchKnowledgeOutput { found: true, results, reason: None })
+    }
+
+    fn nothing_found(&self, best: Option<&Candidate>) -> String {
+        let Some(b) = best else {
+            return "nothing suitable found: no passage shares terms or meaning with the question".into();
+        };
+        match self.keep {
+            KeepRule::Fused { vector_z, keyword_coverage } => format!(
+                "nothing suitable found: no passage cleared the relevance thresholds (best candidate {}: keyword coverage {:.2} < {:.2}, vector z-score {:.2} < {:.2})",
+                self.chunks[b.chunk].id, b.coverage, keyword_coverage, b.cosine_z, vector_z
+            ),
+            KeepRule::Rerank { min_score } => format!(
+                "nothing suitable found: no passage cleared the reranker threshold (best candidate {}: {:.4} < {:.4})",
+                self.chunks[b.chunk].id,
+                b.rerank.unwrap_or(0.0),
+                min_score
+            ),
+        }
+    }
+}
+
+/// Applies a keep rule to a candidate's signals.
+pub fn keeps(rule: KeepRule, c: &Candidate) -> bool {
+    match rule {
+        KeepRule::Fused { vector_z, keyword_coverage } => c.cosine_z >= vector_z || c.coverage >= keyword_coverage,
+        KeepRule::Rerank { min_score } => c.rerank.is_some_and(|s| s >= min_score),
+    }
+}
+
+impl KnowledgeSearch for Retriever {
+    fn search(&self, query: &str, scope: Option<&str>, k: usize) -> Result<SearchKnowledgeOutput, String> {
+        self.retrieve(query, scope, k).map_err(|e| e.to_string())
+    }
+}
+
+fn embed_passages(
+    embedder: &dyn Embedder,
+    chunks: &[Chunk],
+    cache_dir: Option<&std::path::Path>,
+) -> Result<FlatStore, RetrievalError> {
+    let dims = embedder.dims();
+    let path = cache_dir
+        .filter(|_| embedder.cacheable())
+        .map(|dir| cache::cache_path(dir, embedder.model_id(), &cache::corpus_hash(embedder.model_id(), chunks)));
+    if let Some(path) = &path {
+        if let Some(data) = cache::load(path, dims, chunks.len()) {
+            if let Some(store) = FlatStore::from_data(dims, data) {
+                tracing::debug!(path = %path.display(), "embedding cache hit");
+                return Ok(store);
+            }
+        }
+        if path.exists() {
+            tracing::warn!(path = %path.display(), "embedding cache unreadable; rebuilding it");
+        }
+    }
+    let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+    let vectors = embedder.embed_passages(&texts)?;
+    let store = FlatStore::new(dims, &vectors);
+    if let Some(path) = &path {
+        if let Err(e) = cache::store(path, dims, store.data()) {
+            tracing::warn!(path = %path.display(), error = %e, "could not write the embedding cache");
+        }
+    }
+    Ok(store)
+}
+
+fn mean_sd(xs: &[f32]) -> (f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().map(|&x| f64::from(x)).sum::<f64>() / n;
+    let var = xs.iter().map(|&x| (f64::from(x) - mean).powi(2)).sum::<f64>() / n;
+    (mean, var.sqrt())
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+/// Whether a chunk is a policy chunk (helper for callers ordering results).
+pub fn is_policy(chunk: &Chunk) -> bool {
+    chunk.source == ChunkSource::Policy
+}
+
+/// Which embedder to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EmbedderChoice {
+    /// Offline hashing embedder (default).
+    #[default]
+    Hashing,
+    /// multilingual-e5-small from `<models>/multilingual-e5-small`.
+    E5,
+}
+
+impl std::str::FromStr for EmbedderChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "hashing" => Ok(Self::Hashing),
+            "e5" => Ok(Self::E5),
+            other => Err(format!("unknown embedder \"{other}\"; expected hashing or e5")),
+        }
+    }
+}
+
+/// Retrieval options as the command line gives them.
+#[derive(Debug, Clone)]
+pub struct RetrievalConfig {
+    /// Embedder.
+    pub embedder: EmbedderChoice,
+    /// Directory holding model folders (`multilingual-e5-small/`).
+    pub models_dir: PathBuf,
+    /// Cross-encoder directory, or `None` for fused mode.
+    pub reranker: Option<PathBuf>,
+    /// Thresholds file.
+    pub thresholds: PathBuf,
+    /// Embedding cache directory, or `None`.
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl Default for RetrievalConfig {
+    fn default() -> Self {
+        Self {
+            embedder: EmbedderChoice::Hashing,
+            models_dir: PathBuf::from("models"),
+            reranker: None,
+            thresholds: PathBuf::from(thresholds::DEFAULT_THRESHOLDS_FILE),
+            cache_dir: Some(PathBuf::from(".cache/embeddings")),
+        }
+    }
+}
+
+impl RetrievalConfig {
+    /// Loads the configured models.
+    ///
+    /// # Errors
+    /// A model that cannot be loaded.
+    pub fn models(&self) -> Result<(Arc<dyn Embedder>, Option<Arc<dyn Reranker>>), RetrievalError> {
+        let embedder: Arc<dyn Embedder> = match self.embedder {
+            EmbedderChoice::Hashing => Arc::new(embed::HashingEmbedder::default()),
+            EmbedderChoice::E5 => {
+                return Err(RetrievalError::Embed(embed::EmbedError {
+                    model: "multilingual-e5-small".into(),
+                    message: "the e5 embedder is not available in this build yet; use --embedder hashing".into(),
+                }))
+            }
+        };
+        let reranker: Option<Arc<dyn Reranker>> = match &self.reranker {
+            None => None,
+            Some(path) => {
+                return Err(RetrievalError::Rerank(rerank::RerankError {
+                    model: path.display().to_string(),
+                    message: "cross-encoder rerankers are not available in this build yet; use --reranker none".into(),
+                }))
+            }
+        };
+        Ok((embedder, reranker))
+    }
+
+    /// Loads models and thresholds and indexes the catalogue.
+    ///
+    /// # Errors
+    /// Model loading, a missing or invalid thresholds file or entry, indexing.
+    pub fn build(&self, catalogue: &Catalogue) -> Result<Retriever, RetrievalError> {
+        let (embedder, reranker) = self.models()?;
+        let file = ThresholdsFile::load(&self.thresholds)?;
+        let keep = KeepRule::from_file(&file, embedder.model_id(), reranker.as_deref().map(|r| r.model_id()))?;
+        Retriever::build(catalogue, RetrievalSettings { embedder, reranker, keep, cache_dir: self.cache_dir.clone() })
+    }
+}
