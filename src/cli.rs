@@ -9,10 +9,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 
+use crate::agent::{Limits, Outcome, RunResult};
+use crate::app::{load_history, model_client, ConnectedAgent, Knowledge};
 use crate::catalogue::Catalogue;
 use crate::handoff::HandoffQueue;
 use crate::retrieval::thresholds::DEFAULT_THRESHOLDS_FILE;
@@ -42,9 +45,9 @@ pub enum Command {
     /// and unanswerable questions separate, and propose retrieval thresholds.
     Calibrate,
     /// Answer one inquiry and show the reply, citations, tickets and tool trace.
-    Ask,
+    Ask(AskArgs),
     /// Serve the four tools and the policy pages over MCP (stdio, or Streamable HTTP at /mcp).
-    ServeMcp,
+    ServeMcp(ServeArgs),
     /// Validate a catalogue (listings.json + policies/*.md) and summarise it.
     Check(CheckArgs),
     /// Call one tool directly with JSON arguments and print its JSON result.
@@ -95,6 +98,90 @@ impl RetrievalArgs {
     }
 }
 
+/// Agent limits, overridable per run (SPEC §6 defaults).
+#[derive(Debug, Clone, clap::Args)]
+pub struct LimitArgs {
+    /// Most model calls per inquiry.
+    #[arg(long, default_value_t = 8)]
+    pub max_model_calls: u32,
+    /// Token budget per inquiry (tokens).
+    #[arg(long, default_value_t = 80_000)]
+    pub token_budget: u64,
+    /// Timeout of one model call (seconds).
+    #[arg(long, default_value_t = 60)]
+    pub model_timeout: u64,
+    /// Timeout of one tool call (seconds).
+    #[arg(long, default_value_t = 30)]
+    pub tool_timeout: u64,
+}
+
+impl LimitArgs {
+    /// The agent limits these flags describe.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_model_calls: self.max_model_calls,
+            token_budget: self.token_budget,
+            model_timeout: Duration::from_secs(self.model_timeout),
+            tool_timeout: Duration::from_secs(self.tool_timeout),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Arguments of `inquiry ask`.
+#[derive(Debug, clap::Args)]
+pub struct AskArgs {
+    /// The customer's inquiry.
+    pub inquiry: String,
+    /// Earlier exchanges: a JSON array of {"inquiry", "reply"} objects, oldest first (at most 5).
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Catalogue directory holding listings.json and policies/.
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Show a table of the tool calls (turn, tool, arguments, result, ms).
+    #[arg(long)]
+    pub trace: bool,
+    /// Print the full structured result as JSON on stdout.
+    #[arg(long, conflicts_with = "trace")]
+    pub json: bool,
+    /// Model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
+    #[arg(long, default_value = "demo")]
+    pub model: String,
+    /// Retrieval settings.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+    /// Agent limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Arguments of `inquiry serve-mcp`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Serve Streamable HTTP at http://<bind>/mcp instead of stdio.
+    #[arg(long)]
+    pub http: bool,
+    /// HTTP listen address (loopback by default).
+    #[arg(long, default_value = crate::mcp::DEFAULT_BIND, requires = "http")]
+    pub bind: std::net::SocketAddr,
+    /// Allow binding to a non-loopback address. The server has no authentication.
+    #[arg(long, requires = "http")]
+    pub allow_remote: bool,
+    /// Extra allowed browser Origin (scheme://host[:port], or :* for any port); repeatable.
+    #[arg(long = "allowed-origin", value_name = "URL", requires = "http")]
+    pub allowed_origins: Vec<String>,
+    /// Extra allowed Host header value; repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
+    pub allowed_hosts: Vec<String>,
+    /// Catalogue directory holding listings.json and policies/.
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Retrieval settings for search_knowledge.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+}
+
 /// Arguments of `inquiry tool`.
 #[derive(Debug, clap::Args)]
 pub struct ToolArgs {
@@ -114,6 +201,7 @@ pub struct ToolArgs {
 /// Parses the process arguments, runs the command and maps the result to an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logging();
     match run(cli) {
         Ok(code) => code,
         Err(err) => {
@@ -131,8 +219,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Eval => not_yet("eval"),
         Command::Calibrate => not_yet("calibrate"),
-        Command::Ask => not_yet("ask"),
-        Command::ServeMcp => not_yet("serve-mcp"),
+        Command::Ask(args) => ask(args),
+        Command::ServeMcp(args) => serve_mcp(args),
         Command::Check(args) => check(args),
         Command::Tool(args) => tool(args),
     }
@@ -175,4 +263,156 @@ fn tool(args: ToolArgs) -> anyhow::Result<ExitCode> {
     serde_json::to_writer_pretty(&mut out, &result.value)?;
     writeln!(out)?;
     Ok(if result.is_error { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")
+}
+
+fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
+    let history = match &args.history {
+        Some(path) => load_history(path)?,
+        None => vec![],
+    };
+    let model = model_client(&args.model)?;
+    let knowledge = Knowledge::load(&args.data, None, &args.retrieval.config())?;
+    let result = runtime()?.block_on(async {
+        let connected = ConnectedAgent::connect(model, knowledge.toolbox(), args.limits.limits()).await?;
+        let result = connected.agent.run(&args.inquiry, &history).await;
+        connected.close().await;
+        anyhow::Ok(result?)
+    })?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &result)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{}", render_run(&result, args.trace))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Human-readable rendering of a run: reply, citations, tickets, outcome,
+/// usage, and optionally the tool-call table.
+pub fn render_run(result: &RunResult, trace: bool) -> String {
+    let mut s = format!("{}\n\n", result.reply.trim_end());
+    let cites = if result.citations.is_empty() { "none".to_owned() } else { result.citations.join(", ") };
+    s.push_str(&format!("Citations: {cites}\n"));
+    if result.handoffs.is_empty() {
+        s.push_str("Tickets:   none\n");
+    } else {
+        for (i, t) in result.handoffs.iter().enumerate() {
+            let label = if i == 0 { "Tickets:  " } else { "          " };
+            let listing = t.listing_id.as_deref().unwrap_or("-");
+            s.push_str(&format!("{label} {} {} (listing {listing})\n", t.ticket_id, t.reason));
+        }
+    }
+    let outcome = match result.outcome {
+        Outcome::Answered => "answered".to_owned(),
+        Outcome::ForcedHandoff { cause } => format!("forced hand-off ({})", cause.as_str()),
+    };
+    s.push_str(&format!("Outcome:   {outcome}\n"));
+    s.push_str(&format!(
+        "Usage:     {} model calls, {} input / {} output tokens\n",
+        result.model_calls, result.usage.input, result.usage.output
+    ));
+    if let Some(e) = &result.error {
+        s.push_str(&format!("Error:     {e}\n"));
+    }
+    if trace {
+        let mut table = comfy_table::Table::new();
+        table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+        table.set_header(["turn", "tool", "arguments", "result", "ms"]);
+        for e in &result.trace {
+            table.add_row([
+                e.model_call.to_string(),
+                e.tool.clone(),
+                one_line(&e.arguments.to_string(), 60),
+                one_line(&summarise_result(&e.tool, &e.result, e.is_error), 70),
+                e.duration_ms.to_string(),
+            ]);
+        }
+        s.push_str(&format!("\n{table}\n"));
+        for g in &result.guard_events {
+            s.push_str(&format!(
+                "Guard ({}, call {}): {}\n",
+                g.action,
+                g.model_call,
+                g.violations.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("; ")
+            ));
+        }
+    }
+    s
+}
+
+fn summarise_result(tool: &str, v: &serde_json::Value, is_error: bool) -> String {
+    if is_error {
+        return format!("error: {}", v["error"].as_str().unwrap_or(""));
+    }
+    match tool {
+        "search_listings" => {
+            let ids: Vec<&str> = v["results"]
+                .as_array()
+                .map(|r| r.iter().filter_map(|l| l["id"].as_str()).collect())
+                .unwrap_or_default();
+            format!("{} found: {}", v["total"], ids.join(", "))
+        }
+        "get_listing" => format!("{} {}", v["id"].as_str().unwrap_or(""), v["title"].as_str().unwrap_or("")),
+        "search_knowledge" if v["found"] == serde_json::json!(false) => {
+            format!("found: false ({})", v["reason"].as_str().unwrap_or(""))
+        }
+        "search_knowledge" => {
+            let ids: Vec<&str> = v["results"]
+                .as_array()
+                .map(|r| r.iter().filter_map(|h| h["chunkId"].as_str()).collect())
+                .unwrap_or_default();
+            format!("found: {}", ids.join(", "))
+        }
+        "hand_off_to_human" => {
+            format!("{} {}", v["ticketId"].as_str().unwrap_or(""), v["reason"].as_str().unwrap_or(""))
+        }
+        _ => v.to_string(),
+    }
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        flat.chars().take(max.saturating_sub(1)).collect::<String>() + "…"
+    } else {
+        flat
+    }
+}
+
+/// Logs go to stderr (never stdout: it carries data and MCP frames), at
+/// `RUST_LOG` level (default `warn`), without colour when `NO_COLOR` is set or
+/// stderr is not a terminal.
+fn init_logging() {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let ansi = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).try_init();
+}
+
+fn serve_mcp(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let knowledge = Knowledge::load(&args.data, None, &args.retrieval.config())?;
+    let toolbox = knowledge.toolbox();
+    runtime()?.block_on(async move {
+        if args.http {
+            let options = crate::mcp::HttpOptions {
+                bind: args.bind,
+                allow_non_loopback: args.allow_remote,
+                allowed_origins: args.allowed_origins,
+                allowed_hosts: args.allowed_hosts,
+            };
+            let shutdown = async {
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            crate::mcp::serve_http(toolbox, options, shutdown).await
+        } else {
+            crate::mcp::serve_stdio(toolbox).await
+        }
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

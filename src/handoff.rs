@@ -59,7 +59,7 @@ impl std::fmt::Display for HandoffReason {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Ticket {
-    /// `T-0001`, `T-0002`, … in creation order within one queue.
+    /// `TKT-0001`, `TKT-0002`, … in creation order within one queue.
     pub ticket_id: String,
     /// Creation time, RFC 3339 UTC with seconds (`2026-11-29T20:15:00Z`).
     pub created_at: String,
@@ -97,7 +97,7 @@ impl HandoffQueue {
     ) -> Ticket {
         let mut tickets = self.tickets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let ticket = Ticket {
-            ticket_id: format!("T-{:04}", tickets.len() + 1),
+            ticket_id: format!("TKT-{:04}", tickets.len() + 1),
             created_at: now.to_rfc3339_opts(SecondsFormat::Secs, true),
             reason,
             listing_id,

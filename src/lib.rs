@@ -2,11 +2,14 @@
 //! property-inquiry agent. See `ARCHITECTURE.md` for the map of modules.
 #![warn(missing_docs)]
 
+pub mod agent;
+pub mod app;
 pub mod catalogue;
 pub mod chunk;
 pub mod cli;
 pub mod fold;
 pub mod golden;
 pub mod handoff;
+pub mod mcp;
 pub mod retrieval;
 pub mod tools;

@@ -1,7 +1,10 @@
 //! Integration tests: one binary, one module per area.
 
+mod agent;
 mod catalogue_errors;
 mod cli;
+mod mcp;
+mod numbers_fuzz;
 mod retrieval;
 mod support;
 mod tools;

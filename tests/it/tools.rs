@@ -156,7 +156,7 @@ fn hand_off_accepts_each_reason_and_stores_tickets() {
     for (i, reason) in HandoffReason::ALL.into_iter().enumerate() {
         let ticket =
             tb.hand_off_to_human(&handoff(reason, Some("hh-1001"), "Customer asks for a Saturday viewing.")).unwrap();
-        assert_eq!(ticket.ticket_id, format!("T-{:04}", i + 1));
+        assert_eq!(ticket.ticket_id, format!("TKT-{:04}", i + 1));
         assert_eq!(ticket.reason, reason);
         assert_eq!(ticket.listing_id.as_deref(), Some("HH-1001"));
         chrono::DateTime::parse_from_rfc3339(&ticket.created_at).expect("RFC 3339 timestamp");

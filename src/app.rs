@@ -1,0 +1,127 @@
+//! Wiring: builds catalogues, retrievers, toolboxes, MCP clients and agents
+//! from resolved settings. Commands (`ask`, `eval`, `serve-mcp`) call these so
+//! they assemble the product the same way.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context as _;
+
+use crate::agent::model::{ModelClient, ToolDefinition};
+use crate::agent::{Agent, HistoryTurn, Limits, ToolTransport, MAX_HISTORY};
+use crate::catalogue::Catalogue;
+use crate::handoff::HandoffQueue;
+use crate::mcp::InProcessClient;
+use crate::retrieval::{RetrievalConfig, Retriever};
+use crate::tools::{JsonToolResult, Toolbox};
+
+/// A loaded catalogue with its retriever, ready to make toolboxes from.
+pub struct Knowledge {
+    /// The catalogue.
+    pub catalogue: Arc<Catalogue>,
+    /// Its retrieval index.
+    pub retriever: Arc<Retriever>,
+}
+
+impl Knowledge {
+    /// Loads `data` (plus an optional overlay directory) and indexes it.
+    ///
+    /// # Errors
+    /// Catalogue, model or thresholds errors, naming the file.
+    pub fn load(data: &Path, overlay: Option<&Path>, retrieval: &RetrievalConfig) -> anyhow::Result<Self> {
+        let mut catalogue = Catalogue::load(data)?;
+        if let Some(dir) = overlay {
+            catalogue = catalogue.with_overlay(dir)?;
+        }
+        let retriever = retrieval.build(&catalogue)?;
+        Ok(Self { catalogue: Arc::new(catalogue), retriever: Arc::new(retriever) })
+    }
+
+    /// A toolbox over this knowledge with a fresh, empty ticket queue.
+    pub fn toolbox(&self) -> Toolbox {
+        Toolbox::new(self.catalogue.clone(), self.retriever.clone(), Arc::new(HandoffQueue::new()))
+    }
+}
+
+#[async_trait::async_trait]
+impl ToolTransport for InProcessClient {
+    async fn list_tools(&self) -> Result<Vec<ToolDefinition>, String> {
+        let tools = InProcessClient::list_tools(self).await.map_err(|e| format!("{e:#}"))?;
+        Ok(tools
+            .into_iter()
+            .map(|t| ToolDefinition { name: t.name, description: t.description, input_schema: t.input_schema })
+            .collect())
+    }
+
+    async fn call_tool(&self, name: &str, arguments: serde_json::Value) -> Result<JsonToolResult, String> {
+        InProcessClient::call_tool(self, name, arguments).await.map_err(|e| format!("{e:#}"))
+    }
+}
+
+/// An agent connected over in-process MCP to a toolbox. Keep it alive for the
+/// run; [`ConnectedAgent::close`] shuts the MCP session down.
+pub struct ConnectedAgent {
+    /// The agent.
+    pub agent: Agent,
+    client: Arc<InProcessClient>,
+}
+
+impl ConnectedAgent {
+    /// Connects an in-process MCP client to `toolbox` and builds an agent on it.
+    ///
+    /// # Errors
+    /// The MCP handshake failed.
+    pub async fn connect(model: Arc<dyn ModelClient>, toolbox: Toolbox, limits: Limits) -> anyhow::Result<Self> {
+        let client = Arc::new(InProcessClient::connect(toolbox).await.context("connecting the in-process MCP client")?);
+        let agent = Agent::new(model, client.clone(), limits);
+        Ok(Self { agent, client })
+    }
+
+    /// Closes the MCP session.
+    pub async fn close(self) {
+        drop(self.agent);
+        if let Ok(client) = Arc::try_unwrap(self.client) {
+            client.close().await;
+        }
+    }
+}
+
+/// Reads a history file: a JSON array of `{"inquiry", "reply"}` objects, oldest first.
+///
+/// # Errors
+/// Unreadable file, invalid JSON (with line and column), unknown or missing
+/// keys, more than [`MAX_HISTORY`] entries.
+pub fn load_history(path: &PathBuf) -> anyhow::Result<Vec<HistoryTurn>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let mut de = serde_json::Deserializer::from_str(&text);
+    let turns: Vec<HistoryTurn> = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: at `{}`: {}; expected a JSON array of {{\"inquiry\": \"…\", \"reply\": \"…\"}} objects",
+            path.display(),
+            e.path(),
+            e.inner()
+        )
+    })?;
+    if turns.len() > MAX_HISTORY {
+        anyhow::bail!(
+            "{}: {} earlier turns; at most {MAX_HISTORY} are allowed (older turns are not dropped silently)",
+            path.display(),
+            turns.len()
+        );
+    }
+    Ok(turns)
+}
+
+/// Resolves `--model`: `demo` (default, offline).
+///
+/// # Errors
+/// An unknown or not yet available provider.
+pub fn model_client(spec: &str) -> anyhow::Result<Arc<dyn ModelClient>> {
+    match spec {
+        "demo" => Ok(Arc::new(crate::agent::demo::DemoModel)),
+        other if other.starts_with("anthropic:") || other.starts_with("openai:") => {
+            anyhow::bail!("model provider `{other}` is not available in this build yet; use --model demo")
+        }
+        other => anyhow::bail!("unknown model `{other}`; expected demo, anthropic:<model-id> or openai:<model-id>"),
+    }
+}

@@ -1,0 +1,233 @@
+//! Streamable HTTP serving at `/mcp`.
+//!
+//! Binds to loopback by default and refuses other addresses unless asked.
+//! DNS-rebinding defences come from rmcp's service: the `Host` header must name
+//! an allowed host (loopback by default) and a request carrying an `Origin`
+//! header must come from an allowed origin (loopback origins on any port by
+//! default), else HTTP 403. Requests without `Origin` (non-browser clients)
+//! pass. All sessions share one [`Toolbox`], so tickets from every client land
+//! in the same queue.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::task::JoinHandle;
+
+use super::InquiryServer;
+use crate::tools::Toolbox;
+
+/// Default bind address of `serve-mcp --http`.
+pub const DEFAULT_BIND: &str = "127.0.0.1:3000";
+
+/// Path of the MCP endpoint.
+pub const MCP_PATH: &str = "/mcp";
+
+/// Origins always allowed: loopback pages on any port.
+pub const DEFAULT_ALLOWED_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
+
+/// Hosts always allowed in the `Host` header (any port).
+const DEFAULT_ALLOWED_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// How to serve MCP over HTTP.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// Address to listen on (default `127.0.0.1:3000`; port 0 picks a free port).
+    pub bind: SocketAddr,
+    /// Allow a non-loopback bind address (there is no authentication).
+    pub allow_non_loopback: bool,
+    /// Extra allowed browser origins, added to [`DEFAULT_ALLOWED_ORIGINS`]:
+    /// `scheme://host[:port]`, or `scheme://host:*` for any port.
+    pub allowed_origins: Vec<String>,
+    /// Extra allowed `Host` header values (`host` or `host:port`), added to the
+    /// loopback hosts (and to a specific non-loopback bind address).
+    pub allowed_hosts: Vec<String>,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            bind: DEFAULT_BIND.parse().expect("valid default bind address"),
+            allow_non_loopback: false,
+            allowed_origins: vec![],
+            allowed_hosts: vec![],
+        }
+    }
+}
+
+impl HttpOptions {
+    /// Loopback on the given port (0 = any free port), defaults otherwise.
+    pub fn loopback(port: u16) -> Self {
+        Self { bind: SocketAddr::from(([127, 0, 0, 1], port)), ..Self::default() }
+    }
+
+    /// Allowed origins: the loopback defaults plus [`Self::allowed_origins`].
+    pub fn effective_origins(&self) -> Vec<String> {
+        let mut origins: Vec<String> = DEFAULT_ALLOWED_ORIGINS.iter().map(|s| (*s).to_owned()).collect();
+        for origin in &self.allowed_origins {
+            let origin = origin.trim().trim_end_matches('/').to_owned();
+            if !origin.is_empty() && !origins.contains(&origin) {
+                origins.push(origin);
+            }
+        }
+        origins
+    }
+
+    /// Allowed hosts: loopback, the bind address when it is a specific
+    /// non-loopback IP, plus [`Self::allowed_hosts`].
+    pub fn effective_hosts(&self) -> Vec<String> {
+        let mut hosts: Vec<String> = DEFAULT_ALLOWED_HOSTS.iter().map(|s| (*s).to_owned()).collect();
+        let ip = self.bind.ip();
+        if !ip.is_loopback() && !ip.is_unspecified() {
+            hosts.push(ip.to_string());
+        }
+        for host in &self.allowed_hosts {
+            let host = host.trim().to_owned();
+            if !host.is_empty() && !hosts.contains(&host) {
+                hosts.push(host);
+            }
+        }
+        hosts
+    }
+}
+
+/// Binds the listener and starts serving in a background task. Returns the
+/// bound address (useful with port 0) and the task, which ends after
+/// `shutdown` resolves and open sessions have closed.
+///
+/// # Errors
+/// A non-loopback bind without `allow_non_loopback`, an invalid allowed
+/// origin, or a bind failure (e.g. the port is in use).
+pub async fn bind_http(
+    toolbox: Toolbox,
+    options: HttpOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<(SocketAddr, JoinHandle<anyhow::Result<()>>)> {
+    let bind = options.bind;
+    if !bind.ip().is_loopback() {
+        if !options.allow_non_loopback {
+            anyhow::bail!(
+                "refusing to serve MCP on {bind}: not a loopback address and the endpoint has no authentication; \
+                 bind 127.0.0.1 (the default) or allow remote access explicitly (--allow-remote)"
+            );
+        }
+        tracing::warn!(
+            %bind,
+            "serving MCP on a non-loopback address without authentication: anyone who can reach it can read the \
+             catalogue and create tickets"
+        );
+    }
+    for origin in &options.allowed_origins {
+        check_origin(origin)?;
+    }
+    let origins = options.effective_origins();
+    let hosts = options.effective_hosts();
+    if bind.ip().is_unspecified() && options.allowed_hosts.is_empty() {
+        tracing::warn!(
+            %bind,
+            "only loopback Host headers are accepted; add the names clients use to reach this machine as allowed hosts"
+        );
+    }
+
+    let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts).with_allowed_origins(origins);
+    let cancel = config.cancellation_token.clone();
+    let service = StreamableHttpService::new(
+        move || Ok(InquiryServer::new(toolbox.clone())),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let router = axum::Router::new().nest_service(MCP_PATH, service);
+
+    let listener = tokio::net::TcpListener::bind(bind).await.with_context(|| format!("cannot listen on {bind}"))?;
+    let local = listener.local_addr().context("bound address")?;
+    let task = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                // Ends open sessions and their SSE streams, so graceful shutdown can finish.
+                cancel.cancel();
+            })
+            .await
+            .context("MCP HTTP server failed")
+    });
+    Ok((local, task))
+}
+
+/// Serves MCP over Streamable HTTP at `http://<bind>/mcp` until `shutdown`
+/// resolves. The listening URL is logged to stderr.
+///
+/// # Errors
+/// See [`bind_http`]; also a server failure while running.
+pub async fn serve_http(
+    toolbox: Toolbox,
+    options: HttpOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let (addr, task) = bind_http(toolbox, options, shutdown).await?;
+    tracing::info!("serving MCP over Streamable HTTP at http://{addr}{MCP_PATH}");
+    task.await.context("MCP HTTP server task failed")?
+}
+
+/// Checks the shape of an allowed origin (`scheme://host[:port|:*]`, or `null`).
+fn check_origin(origin: &str) -> anyhow::Result<()> {
+    let trimmed = origin.trim().trim_end_matches('/');
+    if trimmed == "null" {
+        return Ok(());
+    }
+    let base = trimmed.strip_suffix(":*").unwrap_or(trimmed);
+    let ok = match base.split_once("://") {
+        Some((scheme, authority)) => {
+            !scheme.is_empty()
+                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && !authority.is_empty()
+                && !authority.contains(['/', '?', '#', '@', ' '])
+        }
+        None => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "allowed origin \"{origin}\" is not an origin; expected scheme://host[:port], e.g. https://app.example.org \
+             or http://localhost:* for any port"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_extend_the_loopback_defaults() {
+        let options = HttpOptions {
+            allowed_origins: vec!["https://app.example.org/".into(), "http://localhost:*".into()],
+            ..HttpOptions::default()
+        };
+        assert_eq!(
+            options.effective_origins(),
+            vec!["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*", "https://app.example.org"]
+        );
+    }
+
+    #[test]
+    fn origin_shapes_are_checked() {
+        assert!(check_origin("https://app.example.org").is_ok());
+        assert!(check_origin("http://localhost:*").is_ok());
+        assert!(check_origin("http://[::1]:8080").is_ok());
+        assert!(check_origin("null").is_ok());
+        assert!(check_origin("app.example.org").is_err());
+        assert!(check_origin("https://app.example.org/path").is_err());
+    }
+
+    #[test]
+    fn specific_remote_bind_is_an_allowed_host() {
+        let options = HttpOptions { bind: "192.0.2.7:3000".parse().unwrap(), ..HttpOptions::default() };
+        assert!(options.effective_hosts().contains(&"192.0.2.7".to_owned()));
+        let any = HttpOptions { bind: "0.0.0.0:3000".parse().unwrap(), ..HttpOptions::default() };
+        assert_eq!(any.effective_hosts(), vec!["localhost", "127.0.0.1", "::1"]);
+    }
+}
