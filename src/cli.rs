@@ -40,10 +40,10 @@ pub struct Cli {
 pub enum Command {
     /// Run the 49-case suite and the retrieval golden set, write Markdown/JSON
     /// reports with a trace per case, exit 1 when a metric misses thresholds.json.
-    Eval,
+    Eval(EvalArgs),
     /// Score the golden set with the active embedder/reranker, show how answerable
     /// and unanswerable questions separate, and propose retrieval thresholds.
-    Calibrate,
+    Calibrate(CalibrateArgs),
     /// Answer one inquiry and show the reply, citations, tickets and tool trace.
     Ask(AskArgs),
     /// Serve the four tools and the policy pages over MCP (stdio, or Streamable HTTP at /mcp).
@@ -156,6 +156,97 @@ pub struct AskArgs {
     pub limits: LimitArgs,
 }
 
+/// Arguments of `inquiry eval`.
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// Run only the cases marked `subset`.
+    #[arg(long)]
+    pub subset: bool,
+    /// Run only this case (repeatable).
+    #[arg(long = "case", value_name = "ID")]
+    pub cases_selected: Vec<String>,
+    /// Run only cases with this tag (repeatable).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Catalogue directory.
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Case directory (*.yaml).
+    #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
+    pub cases_dir: PathBuf,
+    /// Retrieval golden set.
+    #[arg(long, default_value = "golden/golden.yaml", value_name = "FILE")]
+    pub golden: PathBuf,
+    /// Directory of overlay catalogues used by cases (`fixtures:`).
+    #[arg(long, default_value = "fixtures", value_name = "DIR")]
+    pub fixtures: PathBuf,
+    /// Metric thresholds.
+    #[arg(long, default_value = "thresholds.json", value_name = "FILE")]
+    pub thresholds: PathBuf,
+    /// Price table (USD per million tokens by model id).
+    #[arg(long, default_value = "prices.json", value_name = "FILE")]
+    pub prices: PathBuf,
+    /// Report name: files <out>/<name>.md, <name>.json, <name>/<case-id>.json.
+    #[arg(long, default_value = "eval")]
+    pub name: String,
+    /// Output directory.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Judge: `rules` (offline, default), `llm` (needs --judge-model) or `none`.
+    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "none"])]
+    pub judge: String,
+    /// Model of the LLM judge: `anthropic:<id>` or `openai:<id>`.
+    #[arg(long, value_name = "MODEL")]
+    pub judge_model: Option<String>,
+    /// Judge rubric templates.
+    #[arg(long, default_value = "rubrics", value_name = "DIR")]
+    pub rubrics: PathBuf,
+    /// Agent model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
+    #[arg(long, default_value = "demo")]
+    pub model: String,
+    /// Runs per case (pass rate per case, pass^N for critical cases, flaky list).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
+    /// Cases run at once.
+    #[arg(short = 'j', long = "jobs", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub jobs: u32,
+    /// Also write a JUnit XML file (one test case per eval case).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Print the JSON report on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Retrieval settings.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+    /// Agent limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Arguments of `inquiry calibrate`.
+#[derive(Debug, clap::Args)]
+pub struct CalibrateArgs {
+    /// Retrieval golden set.
+    #[arg(long, default_value = "golden/golden.yaml", value_name = "FILE")]
+    pub golden: PathBuf,
+    /// Catalogue directory.
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Output directory for calibration-<date>.md/.json/.svg.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Write the proposal into the thresholds file (only the active model's entry) and print the diff.
+    #[arg(long)]
+    pub write: bool,
+    /// Print the JSON report on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Retrieval settings (the thresholds file is only read with --write).
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+}
+
 /// Arguments of `inquiry serve-mcp`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -217,17 +308,13 @@ pub fn main() -> ExitCode {
 /// Usage, configuration and data errors, with context naming the file or flag.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Eval => not_yet("eval"),
-        Command::Calibrate => not_yet("calibrate"),
+        Command::Eval(args) => eval(args),
+        Command::Calibrate(args) => calibrate(args),
         Command::Ask(args) => ask(args),
         Command::ServeMcp(args) => serve_mcp(args),
         Command::Check(args) => check(args),
         Command::Tool(args) => tool(args),
     }
-}
-
-fn not_yet(name: &str) -> anyhow::Result<ExitCode> {
-    bail!("`inquiry {name}` is not yet available in this build")
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -415,4 +502,152 @@ fn serve_mcp(args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Progress on stderr: a bar on a terminal, plain lines otherwise.
+struct EvalProgress {
+    bar: Option<indicatif::ProgressBar>,
+    total: std::sync::atomic::AtomicUsize,
+    count: std::sync::atomic::AtomicUsize,
+}
+
+impl EvalProgress {
+    fn new() -> Self {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::stderr());
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} cases {msg}") {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Self { bar, total: 0.into(), count: 0.into() }
+    }
+}
+
+impl crate::eval::Progress for EvalProgress {
+    fn start(&self, total: usize) {
+        self.total.store(total, std::sync::atomic::Ordering::SeqCst);
+        if let Some(bar) = &self.bar {
+            bar.set_length(total as u64);
+        }
+    }
+    fn done(&self, case_id: &str, passed: bool, latency_ms: u64) {
+        let n = self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        let word = if passed { "pass" } else { "FAIL" };
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(format!("{case_id} {word}"));
+                bar.inc(1);
+            }
+            None => eprintln!(
+                "[{n}/{}] {word} {case_id} ({latency_ms} ms)",
+                self.total.load(std::sync::atomic::Ordering::SeqCst)
+            ),
+        }
+    }
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn eval(args: EvalArgs) -> anyhow::Result<ExitCode> {
+    use crate::eval::{report, run_eval, EvalSetup, ModelFactory, Selection};
+    let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
+    let prices = crate::eval::prices::PriceTable::load(&args.prices)?;
+    let model = model_client(&args.model)?;
+    let judge: Option<Arc<dyn crate::eval::judge::Judge>> = match args.judge.as_str() {
+        "none" => None,
+        "rules" => Some(Arc::new(crate::eval::judge::RuleJudge)),
+        _ => {
+            let spec =
+                args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
+            let judge_model = model_client(spec)?;
+            Some(Arc::new(crate::eval::judge::LlmJudge::load(judge_model, &args.rubrics)?))
+        }
+    };
+    if args.name.is_empty() || args.name.contains(['/', '\\']) || args.name.starts_with('.') {
+        bail!("--name {:?}: expected a plain file name without slashes", args.name);
+    }
+    let setup = EvalSetup {
+        data: args.data.clone(),
+        cases_dir: args.cases_dir.clone(),
+        golden: args.golden.clone(),
+        fixtures: args.fixtures.clone(),
+        retrieval: args.retrieval.config(),
+        thresholds,
+        selection: Selection { subset: args.subset, case_ids: args.cases_selected.clone(), tags: args.tags.clone() },
+        concurrency: args.jobs as usize,
+        repeat: args.repeat as usize,
+        limits: args.limits.limits(),
+        prices,
+        name: args.name.clone(),
+    };
+    let model_id = model.id().to_owned();
+    let factory: ModelFactory = Arc::new(move |_, _| model.clone());
+    let progress = EvalProgress::new();
+    let result = runtime()?.block_on(run_eval(&setup, &model_id, factory, judge, &progress))?;
+    let written = report::write_reports(&result, &args.out)?;
+    if let Some(path) = &args.junit {
+        report::write_atomic(path, report::render_junit(&result)?.as_bytes())?;
+    }
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&summary)
+            .with_context(|| format!("GITHUB_STEP_SUMMARY {}: cannot open", PathBuf::from(&summary).display()))?;
+        f.write_all(report::render_summary(&result).as_bytes())?;
+    }
+    eprint!("{}", report::render_terminal(&result));
+    eprintln!("report: {} (traces in {})", written.markdown.display(), args.out.join(&args.name).display());
+    if args.json {
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer_pretty(&mut out, &report::summary_json(&result))?;
+        writeln!(out)?;
+    }
+    Ok(if result.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn calibrate(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
+    use crate::calibrate::{calibrate, report, write_proposal};
+    use crate::retrieval::{KeepRule, RetrievalSettings, Retriever};
+    let config = args.retrieval.config();
+    let catalogue = Catalogue::load(&args.data)?;
+    let golden = crate::golden::GoldenSet::load(&args.golden, &catalogue)?;
+    let (embedder, reranker) = config.models()?;
+    // Calibration measures raw signals: the keep rule is irrelevant here, so
+    // a missing thresholds entry is not an error (that is what this command fixes).
+    let keep = KeepRule::Fused { vector_z: f64::INFINITY, keyword_coverage: f64::INFINITY };
+    let retriever = Retriever::build(
+        &catalogue,
+        RetrievalSettings { embedder, reranker, keep, cache_dir: config.cache_dir.clone() },
+    )?;
+    let result = calibrate(&golden, &retriever)?;
+    let date = chrono::Utc::now().format("%Y-%m-%d").to_string();
+    let stem = format!("calibration-{date}");
+    let svg_name = format!("{stem}.svg");
+    crate::eval::report::write_atomic(&args.out.join(&svg_name), report::render_svg(&result).as_bytes())?;
+    crate::eval::report::write_atomic(
+        &args.out.join(format!("{stem}.md")),
+        report::render_markdown(&result, &date, &svg_name).as_bytes(),
+    )?;
+    let json = serde_json::to_string_pretty(&result)? + "\n";
+    crate::eval::report::write_atomic(&args.out.join(format!("{stem}.json")), json.as_bytes())?;
+    eprint!("{}", report::render_terminal(&result));
+    eprintln!("report: {}", args.out.join(format!("{stem}.md")).display());
+    if args.write {
+        let diff = write_proposal(&config.thresholds, &result.model_id, result.proposal)?;
+        if diff.is_empty() {
+            eprintln!("{}: entry `{}` already equals the proposal", config.thresholds.display(), result.model_id);
+        } else {
+            eprint!("{diff}");
+        }
+    }
+    if args.json {
+        std::io::stdout().lock().write_all(json.as_bytes())?;
+    }
+    Ok(if result.separates { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

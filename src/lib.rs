@@ -4,9 +4,11 @@
 
 pub mod agent;
 pub mod app;
+pub mod calibrate;
 pub mod catalogue;
 pub mod chunk;
 pub mod cli;
+pub mod eval;
 pub mod fold;
 pub mod golden;
 pub mod handoff;

@@ -515,12 +515,18 @@ fn analyze(inquiry: &str) -> Analysis {
 /// a clause ending in `?` or opening with a question word, that is not only a
 /// hand-off request (viewing, negotiation, …) or only search criteria.
 fn question_clauses(inquiry: &str) -> Vec<String> {
+    // Commas separate jobs only in a sentence that also lists search criteria
+    // or asks for a hand-off ("flat in Hamburg under 2,000, I have a dog, is
+    // heating included, can I view it"); elsewhere a comma belongs to the
+    // question ("Does it have parking, and what does it cost?").
+    let folded = fold(inquiry);
+    let mixed = INTENTS.iter().any(|(_, p)| p.is_match(&folded)) || PRICE_LIMIT.is_match(&folded);
     let mut clauses: Vec<(String, bool)> = vec![];
     let mut current = String::new();
     let chars: Vec<char> = inquiry.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
         let next_space = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
-        if matches!(c, '?' | '!' | '\n' | ';') || (matches!(c, '.' | ',') && next_space) {
+        if matches!(c, '?' | '!' | '\n' | ';') || (c == '.' && next_space) || (c == ',' && next_space && mixed) {
             if c == '?' || c == '.' || c == '!' {
                 current.push(c);
             }
@@ -573,6 +579,7 @@ enum Field {
     Floor,
     Available,
     Energy,
+    YearBuilt,
 }
 
 fn fields_asked(question: &str) -> Vec<Field> {
@@ -611,6 +618,9 @@ fn fields_asked(question: &str) -> Vec<Field> {
     }
     if has(&["energy", "energieklasse", "energieausweis", "efficiency"]) {
         out.push(Field::Energy);
+    }
+    if has(&["built", "baujahr", "year", "jahr", "gebaut", "old", "alt", "errichtet"]) {
+        out.push(Field::YearBuilt);
     }
     out
 }
@@ -793,9 +803,16 @@ impl Plan {
             }
         }
 
-        // Listing fields a question asks about (for explicit or follow-up listings).
+        // Listing fields a question asks about, for questions the passages do
+        // not answer (for explicit or follow-up listings).
         if self.search_args().is_none() {
-            let asked: Vec<Field> = self.a.questions.iter().flat_map(|q| fields_asked(q)).collect();
+            let asked: Vec<Field> = self
+                .a
+                .questions
+                .iter()
+                .filter(|q| !self.passages_found(c, q, scope))
+                .flat_map(|q| fields_asked(q))
+                .collect();
             for id in &targets {
                 if let Some(listing) = self.listing_record(c, id) {
                     let lines = field_lines(&listing, &asked, self.a.pets, de);
@@ -882,6 +899,19 @@ impl Plan {
             parts.retain(|p| p.contains('“') || p.contains("Ticket") || p.contains("ticket") || p.contains('„'));
         }
         parts.join("\n\n")
+    }
+
+    fn knowledge_args(&self, q: &str, scope: Option<&String>) -> Value {
+        let mut args = json!({ "query": truncate_chars(q, 300) });
+        if let Some(id) = scope {
+            args["listingId"] = json!(id);
+        }
+        args
+    }
+
+    fn passages_found(&self, c: &Conversation, q: &str, scope: Option<&String>) -> bool {
+        c.result("search_knowledge", &self.knowledge_args(q, scope))
+            .is_some_and(|m| !m.is_error && m.result["found"] == json!(true))
     }
 
     fn listing_record(&self, c: &Conversation, id: &str) -> Option<Value> {
@@ -994,6 +1024,13 @@ fn field_lines(l: &Value, asked: &[Field], pets_mentioned: bool, de: bool) -> Ve
                     format!("{id} ist ab {d} verfügbar [{id}].")
                 } else {
                     format!("{id} is available from {d} [{id}].")
+                }
+            }),
+            Field::YearBuilt => l["yearBuilt"].as_i64().map(|y| {
+                if de {
+                    format!("{id} wurde {y} gebaut [{id}].")
+                } else {
+                    format!("{id} was built in {y} [{id}].")
                 }
             }),
             Field::Energy => l["energyClass"].as_str().map(|e| {

@@ -157,7 +157,7 @@ pub async fn bind_http(
 }
 
 /// Serves MCP over Streamable HTTP at `http://<bind>/mcp` until `shutdown`
-/// resolves. The listening URL is logged to stderr.
+/// resolves. Prints the endpoint URL as one line on stderr.
 ///
 /// # Errors
 /// See [`bind_http`]; also a server failure while running.
@@ -167,7 +167,8 @@ pub async fn serve_http(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let (addr, task) = bind_http(toolbox, options, shutdown).await?;
-    tracing::info!("serving MCP over Streamable HTTP at http://{addr}{MCP_PATH}");
+    // A people-facing line (stderr): where to point the client.
+    eprintln!("inquiry: serving MCP (Streamable HTTP) at http://{addr}{MCP_PATH}");
     task.await.context("MCP HTTP server task failed")?
 }
 

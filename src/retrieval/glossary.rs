@@ -122,6 +122,13 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("fruhestens", &["available"]),
     ("renovierung", &["renovation"]),
     ("abstellraum", &["storage"]),
+    ("gebaude", &["building"]),
+    ("stammt", &["dates", "built"]),
+    ("alt", &["old", "built"]),
+    ("bescheinigung", &["confirmation", "certificate"]),
+    ("wohnungsgeberbestatigung", &["confirmation", "residence"]),
+    ("heizkosten", &["heating", "costs"]),
+    ("warmepumpe", &["heat", "pump"]),
 ];
 
 /// English synonyms customers use for words the catalogue spells otherwise.

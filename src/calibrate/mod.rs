@@ -1,0 +1,505 @@
+//! `inquiry calibrate` (SPEC §8): measure how retrieval scores separate
+//! answerable from unanswerable golden questions and propose thresholds.
+//!
+//! For the active configuration every golden question's scoped candidates are
+//! scored once ([`Retriever::candidates`]). For each signal (reranker score,
+//! or vector z-score and keyword coverage without a reranker, plus raw cosine
+//! for comparison) the report gives each answerable question's best expected
+//! chunk score and rank, each unanswerable question's highest score, the
+//! margin, a sweep of thresholds, a proposal and its leave-one-out stability.
+//!
+//! The population: all answerable questions for a real embedder; for the
+//! offline hashing embedder the questions marked `needs_real_embeddings` are
+//! left out (a hashing embedder cannot be expected to find paraphrases) and
+//! listed separately. The golden set is small and also used during
+//! development; the report says so.
+
+pub mod report;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::golden::GoldenSet;
+use crate::retrieval::thresholds::{ModelThresholds, ThresholdsFile};
+use crate::retrieval::{Candidate, RetrievalError, Retriever};
+
+/// A score signal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Signal {
+    /// Reranker score (0..1).
+    Rerank,
+    /// z-score of the cosine among the scoped chunks.
+    VectorZ,
+    /// IDF-weighted keyword coverage (0..1).
+    KeywordCoverage,
+    /// Raw cosine similarity (comparison only; never a threshold).
+    Cosine,
+}
+
+impl Signal {
+    fn of(self, c: &Candidate) -> Option<f64> {
+        match self {
+            Signal::Rerank => c.rerank,
+            Signal::VectorZ => Some(c.cosine_z),
+            Signal::KeywordCoverage => Some(c.coverage),
+            Signal::Cosine => Some(c.cosine),
+        }
+    }
+
+    /// Name used in reports and the thresholds file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Signal::Rerank => "rerank",
+            Signal::VectorZ => "vectorZ",
+            Signal::KeywordCoverage => "keywordCoverage",
+            Signal::Cosine => "cosine",
+        }
+    }
+}
+
+/// One golden question's scored candidates.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    /// Question id.
+    pub id: String,
+    /// The question.
+    pub question: String,
+    /// Answerable (with expected chunks) or not.
+    pub answerable: bool,
+    /// Chunk ids that answer it.
+    pub expected: Vec<String>,
+    /// Merged candidates with every signal.
+    pub candidates: Vec<(String, Candidate)>,
+}
+
+/// Scores every golden question once.
+///
+/// # Errors
+/// A retrieval failure.
+pub fn score_golden(
+    golden: &GoldenSet,
+    retriever: &Retriever,
+    include_paraphrases: bool,
+) -> Result<(Vec<Scored>, Vec<String>), RetrievalError> {
+    let mut out = vec![];
+    let mut excluded = vec![];
+    for a in &golden.answerable {
+        if a.needs_real_embeddings && !include_paraphrases {
+            excluded.push(a.id.clone());
+            continue;
+        }
+        let candidates = retriever.candidates(&a.question, a.listing.as_deref())?;
+        out.push(Scored {
+            id: a.id.clone(),
+            question: a.question.clone(),
+            answerable: true,
+            expected: a.expected.clone(),
+            candidates: candidates.into_iter().map(|c| (retriever.chunks()[c.chunk].id.clone(), c)).collect(),
+        });
+    }
+    for u in &golden.unanswerable {
+        let candidates = retriever.candidates(&u.question, u.listing.as_deref())?;
+        out.push(Scored {
+            id: u.id.clone(),
+            question: u.question.clone(),
+            answerable: false,
+            expected: vec![],
+            candidates: candidates.into_iter().map(|c| (retriever.chunks()[c.chunk].id.clone(), c)).collect(),
+        });
+    }
+    Ok((out, excluded))
+}
+
+/// A question's score on one signal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionScore {
+    /// Question id.
+    pub id: String,
+    /// The question.
+    pub question: String,
+    /// Answerable: best expected chunk's score (`None`: no expected chunk among
+    /// the candidates). Unanswerable: highest score of any candidate.
+    pub score: Option<f64>,
+    /// Answerable: that chunk's 1-based rank by this signal among the candidates.
+    pub rank: Option<usize>,
+    /// The chunk meant.
+    pub chunk: Option<String>,
+    /// Whether it clears (answerable) / is rejected by (unanswerable) the proposed threshold.
+    pub ok_at_proposal: Option<bool>,
+}
+
+/// One row of the threshold sweep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepRow {
+    /// Threshold.
+    pub threshold: f64,
+    /// Answerable questions with an expected chunk kept and in the top 5 (ratio).
+    pub recall_at_5: f64,
+    /// Unanswerable questions that would return passages.
+    pub false_positives: usize,
+    /// Questions answered with an expected chunk / questions returning anything.
+    pub precision: f64,
+    /// Harmonic mean of precision and recall.
+    pub f1: f64,
+}
+
+/// Separation of one signal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SignalReport {
+    /// The signal.
+    pub signal: Signal,
+    /// Per answerable question.
+    pub answerable: Vec<QuestionScore>,
+    /// Per unanswerable question.
+    pub unanswerable: Vec<QuestionScore>,
+    /// Lowest answerable score minus highest unanswerable score (negative: no
+    /// threshold separates them); `None` when either side is empty or unscored.
+    pub margin: Option<f64>,
+    /// The answerable question with the lowest score.
+    pub lowest_answerable: Option<String>,
+    /// The unanswerable question with the highest score.
+    pub highest_unanswerable: Option<String>,
+    /// Sweep over candidate thresholds, ascending.
+    pub sweep: Vec<SweepRow>,
+    /// Midpoint of the separating interval, when one exists.
+    pub separating: Option<f64>,
+    /// Without separation: the threshold keeping recall 1 with fewest false positives.
+    pub keep_recall: Option<SweepRow>,
+    /// Without separation: the best-F1 threshold.
+    pub best_f1: Option<SweepRow>,
+    /// Leave-one-out: how many questions' verdicts the proposal would change when left out.
+    pub loo_changed: usize,
+    /// Questions in the leave-one-out.
+    pub loo_total: usize,
+}
+
+impl SignalReport {
+    /// The proposed threshold: the separating midpoint, else the recall-1 threshold.
+    pub fn proposal(&self) -> Option<f64> {
+        self.separating.or(self.keep_recall.as_ref().map(|r| r.threshold))
+    }
+}
+
+/// Whole calibration result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    /// Model id the thresholds are for (reranker id, else embedder id).
+    pub model_id: String,
+    /// Embedder id.
+    pub embedder: String,
+    /// Reranker id, if any.
+    pub reranker: Option<String>,
+    /// Answerable questions in the population.
+    pub answerable: usize,
+    /// Unanswerable questions.
+    pub unanswerable: usize,
+    /// Answerable questions left out (needing real embeddings), by id.
+    pub excluded: Vec<String>,
+    /// Per-signal reports, thresholded signals first, cosine last.
+    pub signals: Vec<SignalReport>,
+    /// The proposed thresholds entry for the model id.
+    pub proposal: ModelThresholds,
+    /// Whether the proposed rule keeps recall 1 with 0 false positives.
+    pub separates: bool,
+    /// Under the proposed (combined) rule: answerable questions answered in the top 5.
+    pub combined_recall_hits: usize,
+    /// Under the proposed rule: unanswerable questions returning passages.
+    pub combined_false_positives: usize,
+}
+
+/// Best score (and rank by the signal) of an expected chunk, or the highest
+/// score of any candidate for an unanswerable question.
+fn question_score(q: &Scored, signal: Signal) -> QuestionScore {
+    let mut ranked: Vec<(&String, f64)> =
+        q.candidates.iter().filter_map(|(id, c)| signal.of(c).map(|s| (id, s))).collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let pick = if q.answerable {
+        ranked.iter().enumerate().find(|(_, (id, _))| q.expected.contains(id))
+    } else {
+        ranked.iter().enumerate().next()
+    };
+    QuestionScore {
+        id: q.id.clone(),
+        question: q.question.clone(),
+        score: pick.map(|(_, (_, s))| *s),
+        rank: if q.answerable { pick.map(|(i, _)| i + 1) } else { None },
+        chunk: pick.map(|(_, (id, _))| (*id).clone()),
+        ok_at_proposal: None,
+    }
+}
+
+/// Whether, keeping candidates with `signal >= t` ordered by the signal, an
+/// expected chunk lands in the top 5 (answerable) / anything is kept.
+fn outcome(q: &Scored, keep: &dyn Fn(&Candidate) -> bool, order: Signal) -> (bool, bool) {
+    let mut kept: Vec<(&String, f64)> =
+        q.candidates.iter().filter(|(_, c)| keep(c)).map(|(id, c)| (id, order.of(c).unwrap_or(0.0))).collect();
+    kept.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let hit = q.answerable && kept.iter().take(5).any(|(id, _)| q.expected.contains(id));
+    (hit, !kept.is_empty())
+}
+
+fn sweep_row(questions: &[&Scored], keep: &dyn Fn(&Candidate) -> bool, order: Signal, threshold: f64) -> SweepRow {
+    let answerable = questions.iter().filter(|q| q.answerable).count();
+    let (mut hits, mut returned, mut fps) = (0, 0, 0);
+    for q in questions {
+        let (hit, any) = outcome(q, keep, order);
+        hits += usize::from(hit);
+        returned += usize::from(any);
+        fps += usize::from(any && !q.answerable);
+    }
+    let recall = if answerable > 0 { hits as f64 / answerable as f64 } else { 0.0 };
+    let precision = if returned > 0 { hits as f64 / returned as f64 } else { 0.0 };
+    let f1 = if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 };
+    SweepRow { threshold, recall_at_5: recall, false_positives: fps, precision, f1 }
+}
+
+/// Analyses one signal alone over a set of questions.
+pub fn analyse_signal(questions: &[&Scored], signal: Signal) -> SignalReport {
+    let scores: Vec<(bool, QuestionScore)> =
+        questions.iter().map(|q| (q.answerable, question_score(q, signal))).collect();
+    let answerable: Vec<QuestionScore> = scores.iter().filter(|(a, _)| *a).map(|(_, s)| s.clone()).collect();
+    let unanswerable: Vec<QuestionScore> = scores.iter().filter(|(a, _)| !*a).map(|(_, s)| s.clone()).collect();
+    let lowest = answerable
+        .iter()
+        .min_by(|a, b| a.score.unwrap_or(f64::NEG_INFINITY).total_cmp(&b.score.unwrap_or(f64::NEG_INFINITY)))
+        .cloned();
+    let highest = unanswerable
+        .iter()
+        .filter(|u| u.score.is_some())
+        .max_by(|a, b| a.score.unwrap_or(0.0).total_cmp(&b.score.unwrap_or(0.0)))
+        .cloned();
+    let (lowest, highest) = (lowest.as_ref(), highest.as_ref());
+    let margin = match (lowest.and_then(|l| l.score), highest.and_then(|h| h.score)) {
+        (Some(lo), Some(hi)) => Some(lo - hi),
+        (Some(_), None) if unanswerable.is_empty() => None,
+        _ => None,
+    };
+    // Candidate thresholds: every observed score and the midpoints between neighbours.
+    let mut values: Vec<f64> = scores.iter().filter_map(|(_, s)| s.score).collect();
+    values.sort_by(f64::total_cmp);
+    values.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
+    let mut thresholds: Vec<f64> = values.clone();
+    thresholds.extend(values.windows(2).map(|w| (w[0] + w[1]) / 2.0));
+    thresholds.sort_by(f64::total_cmp);
+    let sweep: Vec<SweepRow> = thresholds
+        .iter()
+        .map(|&t| {
+            let keep = move |c: &Candidate| signal.of(c).is_some_and(|s| s >= t);
+            sweep_row(questions, &keep, signal, t)
+        })
+        .collect();
+    let separating = match (margin, lowest.and_then(|l| l.score), highest.and_then(|h| h.score)) {
+        (Some(m), Some(lo), Some(hi)) if m > 0.0 => {
+            let mid = (lo + hi) / 2.0;
+            // Separation also needs the expected chunk in the top 5 at the midpoint.
+            let keep = move |c: &Candidate| signal.of(c).is_some_and(|s| s >= mid);
+            let row = sweep_row(questions, &keep, signal, mid);
+            (row.recall_at_5 >= 1.0 - 1e-12 && row.false_positives == 0).then_some(mid)
+        }
+        _ => None,
+    };
+    let keep_recall = if separating.is_some() {
+        None
+    } else {
+        sweep
+            .iter()
+            .filter(|r| r.recall_at_5 >= 1.0 - 1e-12)
+            .min_by(|a, b| a.false_positives.cmp(&b.false_positives).then(b.threshold.total_cmp(&a.threshold)))
+            .cloned()
+    };
+    let best_f1 = if separating.is_some() {
+        None
+    } else {
+        sweep.iter().max_by(|a, b| a.f1.total_cmp(&b.f1).then(b.threshold.total_cmp(&a.threshold))).cloned()
+    };
+    let mut report = SignalReport {
+        signal,
+        answerable,
+        unanswerable,
+        margin,
+        lowest_answerable: lowest.map(|l| l.id.clone()),
+        highest_unanswerable: highest.map(|h| h.id.clone()),
+        sweep,
+        separating,
+        keep_recall,
+        best_f1,
+        loo_changed: 0,
+        loo_total: questions.len(),
+    };
+    if let Some(t) = report.proposal() {
+        for s in report.answerable.iter_mut() {
+            s.ok_at_proposal = Some(s.score.is_some_and(|v| v >= t));
+        }
+        for s in report.unanswerable.iter_mut() {
+            s.ok_at_proposal = Some(s.score.is_none_or(|v| v < t));
+        }
+        // Leave-one-out: re-propose without each question; count changed verdicts.
+        let verdict = |q: &QuestionScore, answerable: bool, t: f64| {
+            if answerable {
+                q.score.is_some_and(|v| v >= t)
+            } else {
+                q.score.is_none_or(|v| v < t)
+            }
+        };
+        let mut changed = 0;
+        for (i, q) in questions.iter().enumerate() {
+            if questions.len() < 3 {
+                break;
+            }
+            let rest: Vec<&Scored> = questions.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, q)| *q).collect();
+            let sub = analyse_signal_no_loo(&rest, signal);
+            if let Some(t2) = sub {
+                let qs = question_score(q, signal);
+                if verdict(&qs, q.answerable, t) != verdict(&qs, q.answerable, t2) {
+                    changed += 1;
+                }
+            }
+        }
+        report.loo_changed = changed;
+    }
+    report
+}
+
+fn analyse_signal_no_loo(questions: &[&Scored], signal: Signal) -> Option<f64> {
+    let scores: Vec<(bool, Option<f64>)> =
+        questions.iter().map(|q| (q.answerable, question_score(q, signal).score)).collect();
+    let lo =
+        scores.iter().filter(|(a, _)| *a).map(|(_, s)| s.unwrap_or(f64::NEG_INFINITY)).fold(f64::INFINITY, f64::min);
+    let hi = scores.iter().filter(|(a, _)| !*a).filter_map(|(_, s)| *s).fold(f64::NEG_INFINITY, f64::max);
+    if lo.is_finite() && hi.is_finite() && lo > hi {
+        Some((lo + hi) / 2.0)
+    } else if lo.is_finite() && hi.is_finite() {
+        Some(lo)
+    } else {
+        None
+    }
+}
+
+/// Calibrates the active configuration of `retriever` on `golden`.
+///
+/// # Errors
+/// A retrieval failure.
+pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibration, RetrievalError> {
+    let real_embedder = !retriever.embedder_id().starts_with("hashing");
+    let (scored, excluded) = score_golden(golden, retriever, real_embedder)?;
+    let qs: Vec<&Scored> = scored.iter().collect();
+    let reranker = retriever.reranker_id().map(str::to_owned);
+    let (signals, proposal): (Vec<Signal>, ModelThresholds) = if reranker.is_some() {
+        let rr = analyse_signal(&qs, Signal::Rerank);
+        let p = ModelThresholds { rerank: rr.proposal().map(round4), ..Default::default() };
+        (vec![Signal::Rerank, Signal::KeywordCoverage, Signal::VectorZ, Signal::Cosine], p)
+    } else {
+        (vec![Signal::KeywordCoverage, Signal::VectorZ, Signal::Cosine], fused_proposal(&qs))
+    };
+    let reports: Vec<SignalReport> = signals.iter().map(|s| analyse_signal(&qs, *s)).collect();
+    let proposal = if reranker.is_some() {
+        ModelThresholds { rerank: reports[0].proposal().map(round4), ..proposal }
+    } else {
+        proposal
+    };
+    let keep = |c: &Candidate| -> bool {
+        match (proposal.rerank, proposal.vector_z, proposal.keyword_coverage) {
+            (Some(t), _, _) if reranker.is_some() => c.rerank.is_some_and(|s| s >= t),
+            (_, Some(z), Some(cv)) => c.cosine_z >= z || c.coverage >= cv,
+            _ => false,
+        }
+    };
+    let order = if reranker.is_some() { Signal::Rerank } else { Signal::KeywordCoverage };
+    let (mut hits, mut fps) = (0, 0);
+    for q in &qs {
+        let (hit, any) = outcome(q, &keep, order);
+        hits += usize::from(hit);
+        fps += usize::from(any && !q.answerable);
+    }
+    let answerable = qs.iter().filter(|q| q.answerable).count();
+    Ok(Calibration {
+        model_id: reranker.clone().unwrap_or_else(|| retriever.embedder_id().to_owned()),
+        embedder: retriever.embedder_id().to_owned(),
+        reranker,
+        answerable,
+        unanswerable: qs.len() - answerable,
+        excluded,
+        signals: reports,
+        proposal,
+        separates: hits == answerable && fps == 0,
+        combined_recall_hits: hits,
+        combined_false_positives: fps,
+    })
+}
+
+/// Fused-mode proposal: keyword coverage from its own separation (midpoint,
+/// else the recall-1 threshold); vector z as the midpoint between the highest
+/// unanswerable z and the lowest best z of the answerable questions coverage
+/// does not keep (or, when coverage keeps them all, the highest answerable z
+/// above the unanswerable maximum), so the OR of both rules adds no false positive.
+fn fused_proposal(qs: &[&Scored]) -> ModelThresholds {
+    let cov = analyse_signal_no_loo(qs, Signal::KeywordCoverage).map(|_| analyse_signal(qs, Signal::KeywordCoverage));
+    let ct = cov.as_ref().and_then(SignalReport::proposal);
+    let max_u_z = qs
+        .iter()
+        .filter(|q| !q.answerable)
+        .filter_map(|q| question_score(q, Signal::VectorZ).score)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let uncovered: Vec<f64> = qs
+        .iter()
+        .filter(|q| q.answerable)
+        .filter(|q| ct.is_none_or(|t| question_score(q, Signal::KeywordCoverage).score.is_none_or(|s| s < t)))
+        .filter_map(|q| question_score(q, Signal::VectorZ).score)
+        .collect();
+    let zt = if !max_u_z.is_finite() {
+        None
+    } else if let Some(lo) = uncovered.iter().copied().filter(|z| *z > max_u_z).reduce(f64::min) {
+        Some((lo + max_u_z) / 2.0)
+    } else {
+        let top = qs
+            .iter()
+            .filter(|q| q.answerable)
+            .filter_map(|q| question_score(q, Signal::VectorZ).score)
+            .filter(|z| *z > max_u_z)
+            .reduce(f64::min);
+        Some(top.map_or(max_u_z + 0.5, |t| (t + max_u_z) / 2.0))
+    };
+    ModelThresholds { vector_z: zt.map(round4), keyword_coverage: ct.map(round4), rerank: None }
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+/// Writes the proposal into the thresholds file for the model id only and
+/// returns a unified-style diff of that entry (empty when unchanged).
+///
+/// # Errors
+/// The file cannot be read or written.
+pub fn write_proposal(path: &std::path::Path, model_id: &str, proposal: ModelThresholds) -> anyhow::Result<String> {
+    let mut file = if path.exists() {
+        ThresholdsFile::load(path)?
+    } else {
+        ThresholdsFile { path: path.into(), entries: BTreeMap::new() }
+    };
+    let before = file.entries.get(model_id).copied();
+    let old_text = file.to_json();
+    file.entries.insert(model_id.to_owned(), proposal);
+    let new_text = file.to_json();
+    if before == Some(proposal) {
+        return Ok(String::new());
+    }
+    crate::eval::report::write_atomic(path, new_text.as_bytes())?;
+    let mut diff = format!("--- {}\n+++ {}\n", path.display(), path.display());
+    let old: Vec<&str> = old_text.lines().collect();
+    let new: Vec<&str> = new_text.lines().collect();
+    for line in &old {
+        if !new.contains(line) {
+            let _ = writeln!(diff, "-{line}");
+        }
+    }
+    for line in &new {
+        if !old.contains(line) {
+            let _ = writeln!(diff, "+{line}");
+        }
+    }
+    Ok(diff)
+}

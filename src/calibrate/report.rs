@@ -1,0 +1,235 @@
+//! Renders a [`Calibration`]: Markdown with an SVG picture of the two score
+//! distributions, JSON, and the terminal table.
+
+use std::fmt::Write as _;
+
+use super::{Calibration, Signal, SignalReport};
+
+fn fmt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "—".into())
+}
+
+/// The Markdown report; `svg_name` is the picture's file name next to it.
+pub fn render_markdown(c: &Calibration, date: &str, svg_name: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Retrieval calibration, {date}\n");
+    let _ = writeln!(
+        s,
+        "- Embedder: `{}`; reranker: `{}`; thresholds entry: `{}`",
+        c.embedder,
+        c.reranker.as_deref().unwrap_or("none"),
+        c.model_id
+    );
+    let _ = writeln!(s, "- Questions: {} answerable, {} unanswerable", c.answerable, c.unanswerable);
+    if !c.excluded.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Left out: {} answerable questions marked as needing real embeddings (the hashing embedder cannot find paraphrases): {}",
+            c.excluded.len(),
+            c.excluded.join(", ")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "- Caveat: the golden set is small and was also used while developing retrieval, so these figures are optimistic; the leave-one-out column shows how much one question moves the proposal.\n"
+    );
+    let verdict = if c.separates { "SEPARATES" } else { "DOES NOT SEPARATE" };
+    let _ = writeln!(
+        s,
+        "## Proposal: {verdict}\n\n```json\n{}\n```\n\nUnder the proposed rule: {}/{} answerable questions have an expected chunk in the top 5; {}/{} unanswerable questions return passages.\n",
+        serde_json::to_string_pretty(&c.proposal).unwrap_or_default(),
+        c.combined_recall_hits,
+        c.answerable,
+        c.combined_false_positives,
+        c.unanswerable
+    );
+    let _ = writeln!(s, "![score distributions]({svg_name})\n");
+    let _ = writeln!(s, "## Signals\n\n| signal | lowest answerable | highest unanswerable | margin | proposal | leave-one-out changes |\n|---|---|---|---|---|---|");
+    for r in &c.signals {
+        let lo = r.lowest_answerable.as_deref().unwrap_or("—");
+        let hi = r.highest_unanswerable.as_deref().unwrap_or("—");
+        let lo_score =
+            r.answerable.iter().find(|a| Some(a.id.as_str()) == r.lowest_answerable.as_deref()).and_then(|a| a.score);
+        let hi_score = r
+            .unanswerable
+            .iter()
+            .find(|a| Some(a.id.as_str()) == r.highest_unanswerable.as_deref())
+            .and_then(|a| a.score);
+        let proposal = match (r.separating, &r.keep_recall) {
+            (Some(t), _) => format!("{t:.4} (separating midpoint)"),
+            (None, Some(k)) => {
+                format!("no separation; recall-1 at {:.4} costs {} false positives", k.threshold, k.false_positives)
+            }
+            (None, None) => "none".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} (`{lo}`) | {} (`{hi}`) | {} | {proposal} | {}/{} |",
+            r.signal.name(),
+            fmt(lo_score),
+            fmt(hi_score),
+            fmt(r.margin),
+            r.loo_changed,
+            r.loo_total
+        );
+    }
+    if let Some(cos) = c.signals.iter().find(|r| r.signal == Signal::Cosine) {
+        let word = if cos.margin.is_some_and(|m| m > 0.0) { "separates" } else { "does not separate" };
+        let _ = writeln!(
+            s,
+            "\nRaw cosine {word} answerable from unanswerable questions (margin {}); it is shown for comparison only.",
+            fmt(cos.margin)
+        );
+    }
+    for r in &c.signals {
+        signal_section(&mut s, r);
+    }
+    s
+}
+
+fn signal_section(s: &mut String, r: &SignalReport) {
+    let _ = writeln!(s, "\n## {}\n", r.signal.name());
+    if let (Some(f), None) = (&r.best_f1, r.separating) {
+        let _ = writeln!(
+            s,
+            "Best F1: threshold {:.4}: recall@5 {:.1}%, {} false positives, precision {:.1}%, F1 {:.3}\n",
+            f.threshold,
+            f.recall_at_5 * 100.0,
+            f.false_positives,
+            f.precision * 100.0,
+            f.f1
+        );
+    }
+    let _ = writeln!(s, "### Answerable questions\n\n| question | best expected chunk | score | rank | clears proposal |\n|---|---|---|---|---|");
+    for a in &r.answerable {
+        let ok = match a.ok_at_proposal {
+            Some(true) => "yes",
+            Some(false) => "NO",
+            None => "—",
+        };
+        let _ = writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {ok} |",
+            a.id,
+            a.chunk.as_deref().unwrap_or("not a candidate"),
+            fmt(a.score),
+            a.rank.map(|r| r.to_string()).unwrap_or_else(|| "—".into())
+        );
+    }
+    let _ = writeln!(s, "\n### Unanswerable questions\n\n| question | highest-scoring chunk | score | rejected at proposal |\n|---|---|---|---|");
+    for u in &r.unanswerable {
+        let ok = match u.ok_at_proposal {
+            Some(true) => "yes",
+            Some(false) => "NO",
+            None => "—",
+        };
+        let _ = writeln!(s, "| `{}` | {} | {} | {ok} |", u.id, u.chunk.as_deref().unwrap_or("—"), fmt(u.score));
+    }
+    let _ = writeln!(
+        s,
+        "\n### Sweep\n\n| threshold | recall@5 | false positives | precision | F1 |\n|---|---|---|---|---|"
+    );
+    let step = (r.sweep.len() / 25).max(1);
+    for (i, row) in r.sweep.iter().enumerate() {
+        let key = r.separating.is_some_and(|t| (t - row.threshold).abs() < 1e-9)
+            || r.keep_recall.as_ref().is_some_and(|k| k == row);
+        if i % step == 0 || key || i + 1 == r.sweep.len() {
+            let _ = writeln!(
+                s,
+                "| {:.4} | {:.1}% | {} | {:.1}% | {:.3} |",
+                row.threshold,
+                row.recall_at_5 * 100.0,
+                row.false_positives,
+                row.precision * 100.0,
+                row.f1
+            );
+        }
+    }
+}
+
+/// An SVG strip plot per thresholded signal: answerable scores on one row,
+/// unanswerable on another, the proposed threshold as a vertical line.
+pub fn render_svg(c: &Calibration) -> String {
+    let panels: Vec<&SignalReport> = c.signals.iter().collect();
+    let (w, panel_h, left) = (760.0, 150.0, 150.0);
+    let h = panel_h * panels.len() as f64 + 20.0;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    );
+    for (p, r) in panels.iter().enumerate() {
+        let top = 10.0 + p as f64 * panel_h;
+        let values: Vec<f64> = r.answerable.iter().chain(&r.unanswerable).filter_map(|q| q.score).collect();
+        let threshold = match r.signal {
+            Signal::Rerank => c.proposal.rerank,
+            Signal::VectorZ => c.proposal.vector_z,
+            Signal::KeywordCoverage => c.proposal.keyword_coverage,
+            Signal::Cosine => None,
+        };
+        let lo = values.iter().copied().chain(threshold).fold(f64::INFINITY, f64::min);
+        let hi = values.iter().copied().chain(threshold).fold(f64::NEG_INFINITY, f64::max);
+        let (lo, hi) = if lo.is_finite() && hi > lo { (lo, hi) } else { (0.0, 1.0) };
+        let x = |v: f64| left + (v - lo) / (hi - lo) * (w - left - 30.0);
+        let _ = writeln!(s, "<text x=\"10\" y=\"{}\" font-weight=\"bold\">{}</text>", top + 14.0, r.signal.name());
+        let rows = [
+            ("answerable", &r.answerable, "#1f77b4", top + 50.0),
+            ("unanswerable", &r.unanswerable, "#d62728", top + 90.0),
+        ];
+        for (label, qs, colour, y) in rows {
+            let _ = writeln!(s, "<text x=\"10\" y=\"{}\">{label} ({})</text>", y + 4.0, qs.len());
+            let _ = writeln!(s, "<line x1=\"{left}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/>", w - 30.0);
+            for (i, q) in qs.iter().enumerate() {
+                if let Some(v) = q.score {
+                    let jitter = ((i * 7) % 9) as f64 - 4.0;
+                    let _ = writeln!(s, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"{colour}\" fill-opacity=\"0.6\"><title>{}: {v:.4}</title></circle>", x(v), y + jitter * 2.0, q.id);
+                }
+            }
+        }
+        let axis_y = top + 115.0;
+        let _ =
+            writeln!(s, "<line x1=\"{left}\" y1=\"{axis_y}\" x2=\"{}\" y2=\"{axis_y}\" stroke=\"black\"/>", w - 30.0);
+        for k in 0..=4 {
+            let v = lo + (hi - lo) * k as f64 / 4.0;
+            let _ = writeln!(s, "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{v:.3}</text>", x(v), axis_y + 15.0);
+        }
+        if let Some(t) = threshold {
+            let _ = writeln!(
+                s,
+                "<line x1=\"{0:.1}\" y1=\"{1}\" x2=\"{0:.1}\" y2=\"{2}\" stroke=\"black\" stroke-dasharray=\"4 3\"/><text x=\"{0:.1}\" y=\"{3}\" text-anchor=\"middle\">threshold {t:.4}</text>",
+                x(t),
+                top + 30.0,
+                axis_y,
+                top + 26.0
+            );
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The terminal table for stderr.
+pub fn render_terminal(c: &Calibration) -> String {
+    let mut table = comfy_table::Table::new();
+    table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+    table.set_header(["signal", "lowest answerable", "highest unanswerable", "margin", "proposal"]);
+    for r in &c.signals {
+        let lo = r.answerable.iter().filter_map(|a| a.score).fold(f64::INFINITY, f64::min);
+        let hi = r.unanswerable.iter().filter_map(|a| a.score).fold(f64::NEG_INFINITY, f64::max);
+        table.add_row([
+            r.signal.name().to_owned(),
+            if lo.is_finite() { format!("{lo:.4}") } else { "—".into() },
+            if hi.is_finite() { format!("{hi:.4}") } else { "—".into() },
+            fmt(r.margin),
+            r.separating.map(|t| format!("{t:.4}")).unwrap_or_else(|| "no separation".into()),
+        ]);
+    }
+    let verdict = if c.separates { "separates" } else { "does NOT separate" };
+    format!(
+        "{table}\nproposal for `{}`: {} — {verdict} ({}/{} answerable in top 5, {}/{} unanswerable returning passages)\n",
+        c.model_id,
+        serde_json::to_string(&c.proposal).unwrap_or_default(),
+        c.combined_recall_hits,
+        c.answerable,
+        c.combined_false_positives,
+        c.unanswerable
+    )
+}

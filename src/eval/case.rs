@@ -1,0 +1,198 @@
+//! Eval cases (`cases/*.yaml`): one YAML list of cases per file (SPEC §7).
+//!
+//! Loading rejects unknown keys, duplicate ids (naming both files), unknown
+//! listing ids and reasons, patterns that do not compile, more than five
+//! history turns, and empty texts, each with the file and line or case id.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use regex::{Regex, RegexBuilder};
+use serde::{Deserialize, Serialize};
+
+use crate::agent::{HistoryTurn, MAX_HISTORY};
+use crate::golden::Lang;
+use crate::handoff::HandoffReason;
+
+/// A fact the reply must convey, or a statement it must not make, with the
+/// offline judge's match patterns (case-insensitive regexes; any one matches).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    /// The item in words (what the LLM judge grades).
+    pub text: String,
+    /// Match patterns for the rule judge.
+    #[serde(default)]
+    pub patterns: Vec<String>,
+}
+
+/// One eval case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Unique id.
+    pub id: String,
+    /// Language of the inquiry; the reply must be in it.
+    pub lang: Lang,
+    /// The customer's message.
+    pub inquiry: String,
+    /// Earlier exchanges, oldest first (at most 5).
+    #[serde(default)]
+    pub history: Vec<HistoryTurn>,
+    /// Listing ids the reply must name or a ticket must carry.
+    #[serde(default)]
+    pub listings: Vec<String>,
+    /// Reasons that must be handed off.
+    #[serde(default)]
+    pub handoffs: Vec<HandoffReason>,
+    /// Reasons that may be handed off (counted neither way).
+    #[serde(default)]
+    pub allow_handoffs: Vec<HandoffReason>,
+    /// Facts the reply must convey.
+    #[serde(default)]
+    pub must: Vec<Expectation>,
+    /// Statements the reply must not make.
+    #[serde(default)]
+    pub must_not: Vec<Expectation>,
+    /// Case types for breakdowns and `--tag`.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Part of the quick subset (`--subset`).
+    #[serde(default)]
+    pub subset: bool,
+    /// Overlay catalogue under the fixtures directory, e.g. `injection`.
+    #[serde(default)]
+    pub fixtures: Option<String>,
+    /// A wrong answer costs money or trust (pass^N is reported for these).
+    #[serde(default)]
+    pub critical: bool,
+}
+
+/// A case with where it came from and its compiled patterns.
+#[derive(Debug, Clone)]
+pub struct LoadedCase {
+    /// The case.
+    pub case: Case,
+    /// File it was read from.
+    pub file: PathBuf,
+    /// Compiled `must` patterns, by item.
+    pub must_patterns: Vec<Vec<Regex>>,
+    /// Compiled `must_not` patterns, by item.
+    pub must_not_patterns: Vec<Vec<Regex>>,
+}
+
+/// Why cases could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct CaseError {
+    /// File or directory.
+    pub path: PathBuf,
+    /// What was wrong, with line or case id and field.
+    pub message: String,
+}
+
+/// Listing ids a case may reference: the catalogue's plus those of its overlay.
+pub trait KnownListings {
+    /// Whether `id` exists in the main catalogue or the named overlay.
+    fn knows(&self, id: &str, overlay: Option<&str>) -> bool;
+    /// Whether an overlay of this name exists.
+    fn has_overlay(&self, name: &str) -> bool;
+}
+
+/// Loads every `*.yaml`/`*.yml` file of a directory (sorted by name).
+///
+/// # Errors
+/// [`CaseError`] naming the file and line, or the case id and field.
+pub fn load_cases(dir: &Path, known: &dyn KnownListings) -> Result<Vec<LoadedCase>, CaseError> {
+    let err = |path: &Path, message: String| CaseError { path: path.into(), message };
+    let entries = std::fs::read_dir(dir).map_err(|e| err(dir, format!("cannot read directory: {e}")))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(err(dir, "no *.yaml case files found".into()));
+    }
+    let mut out: Vec<LoadedCase> = vec![];
+    let mut seen: HashMap<String, PathBuf> = HashMap::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).map_err(|e| err(&file, format!("cannot read: {e}")))?;
+        let cases: Vec<Case> = yaml_serde::from_str(&text).map_err(|e| {
+            let at = e.location().map(|l| format!("line {}, column {}: ", l.line(), l.column())).unwrap_or_default();
+            err(&file, format!("{at}{e}"))
+        })?;
+        for case in cases {
+            if let Some(first) = seen.get(&case.id) {
+                return Err(err(
+                    &file,
+                    format!("duplicate case id `{}`, first defined in {}", case.id, first.display()),
+                ));
+            }
+            seen.insert(case.id.clone(), file.clone());
+            out.push(validate(case, &file, known)?);
+        }
+    }
+    Ok(out)
+}
+
+fn validate(case: Case, file: &Path, known: &dyn KnownListings) -> Result<LoadedCase, CaseError> {
+    let err = |field: &str, message: String| CaseError {
+        path: file.into(),
+        message: format!("case `{}`, field `{field}`: {message}", case.id),
+    };
+    if case.id.trim().is_empty() || case.id.chars().any(char::is_whitespace) {
+        return Err(CaseError {
+            path: file.into(),
+            message: format!("case id `{}` is empty or has spaces; expected a kebab-case id", case.id),
+        });
+    }
+    if case.inquiry.trim().is_empty() {
+        return Err(err("inquiry", "is empty; expected the customer's message".into()));
+    }
+    if case.history.len() > MAX_HISTORY {
+        return Err(err("history", format!("has {} turns; at most {MAX_HISTORY} are allowed", case.history.len())));
+    }
+    if let Some(overlay) = &case.fixtures {
+        if !known.has_overlay(overlay) {
+            return Err(err(
+                "fixtures",
+                format!("unknown overlay `{overlay}`; expected a directory of that name in the fixtures directory"),
+            ));
+        }
+    }
+    for id in &case.listings {
+        if !known.knows(id, case.fixtures.as_deref()) {
+            return Err(err("listings", format!("unknown listing id `{id}`")));
+        }
+    }
+    for r in &case.handoffs {
+        if case.allow_handoffs.contains(r) {
+            return Err(err("allow_handoffs", format!("`{r}` is also required in `handoffs`; list it once")));
+        }
+    }
+    let compile = |field: &str, items: &[Expectation]| -> Result<Vec<Vec<Regex>>, CaseError> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                if item.text.trim().is_empty() {
+                    return Err(err(field, format!("item {} has an empty `text`", i + 1)));
+                }
+                item.patterns
+                    .iter()
+                    .map(|p| {
+                        RegexBuilder::new(p)
+                            .case_insensitive(true)
+                            .build()
+                            .map_err(|e| err(field, format!("item {} pattern `{p}` does not compile: {e}", i + 1)))
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let must_patterns = compile("must", &case.must)?;
+    let must_not_patterns = compile("must_not", &case.must_not)?;
+    Ok(LoadedCase { case, file: file.into(), must_patterns, must_not_patterns })
+}

@@ -1,0 +1,228 @@
+//! `inquiry calibrate` on a hand-made golden set with known reranker scores,
+//! and on the bundled golden set with the offline defaults.
+
+use std::sync::Arc;
+
+use inquiry::calibrate::{calibrate, Signal};
+use inquiry::catalogue::{Catalogue, Listing};
+use inquiry::golden::{Answerable, GoldenSet, Lang, Unanswerable};
+use inquiry::retrieval::embed::HashingEmbedder;
+use inquiry::retrieval::rerank::{RerankError, Reranker};
+use inquiry::retrieval::thresholds::ThresholdsFile;
+use inquiry::retrieval::{KeepRule, RetrievalSettings, Retriever};
+
+use crate::support::{catalogue, inquiry, root, texts};
+
+/// Scores a passage by the first keyword of the question it contains:
+/// `(question keyword, passage keyword, score)`; anything else scores 0.001.
+struct FixedReranker(Vec<(&'static str, &'static str, f32)>);
+
+impl Reranker for FixedReranker {
+    fn model_id(&self) -> &str {
+        "fixed-test-reranker"
+    }
+    fn score(&self, question: &str, passages: &[&str]) -> Result<Vec<f32>, RerankError> {
+        Ok(passages
+            .iter()
+            .map(|p| {
+                self.0
+                    .iter()
+                    .find(|(q, k, _)| question.contains(q) && p.contains(k))
+                    .map(|(_, _, s)| *s)
+                    .unwrap_or(0.001)
+            })
+            .collect())
+    }
+}
+
+fn tiny() -> Catalogue {
+    let mut l: Listing = catalogue().listings[0].clone();
+    l.id = "T-0001".into();
+    l.title = "Test flat".into();
+    l.description = "The rent is 900 EUR. Heating is included. The flat has a balcony. A cellar belongs to it.".into();
+    Catalogue::from_parts(vec![l], vec![])
+}
+
+fn answerable(id: &str, q: &str, expected: &str) -> Answerable {
+    Answerable {
+        id: id.into(),
+        lang: Lang::En,
+        question: q.into(),
+        listing: None,
+        expected: vec![expected.into()],
+        needs_real_embeddings: false,
+    }
+}
+
+fn unanswerable(id: &str, q: &str) -> Unanswerable {
+    Unanswerable { id: id.into(), lang: Lang::En, question: q.into(), listing: None }
+}
+
+fn retriever(cat: &Catalogue, scores: Vec<(&'static str, &'static str, f32)>) -> Retriever {
+    Retriever::build(
+        cat,
+        RetrievalSettings {
+            embedder: Arc::new(HashingEmbedder::default()),
+            reranker: Some(Arc::new(FixedReranker(scores))),
+            keep: KeepRule::Rerank { min_score: 0.5 },
+            cache_dir: None,
+        },
+    )
+    .unwrap()
+}
+
+fn golden() -> GoldenSet {
+    GoldenSet {
+        answerable: vec![
+            answerable("rent", "What is the rent?", "T-0001#s1"),
+            answerable("heating", "Is heating included?", "T-0001#s2"),
+            answerable("balcony", "Is there a balcony?", "T-0001#s3"),
+        ],
+        unanswerable: vec![unanswerable("gym", "Is there a gym?"), unanswerable("school", "How good is the school?")],
+    }
+}
+
+#[test]
+fn margin_midpoint_and_sweep_with_known_scores() {
+    let cat = tiny();
+    let r = retriever(
+        &cat,
+        vec![
+            ("rent", "rent is", 0.9),
+            ("heating", "Heating", 0.013),
+            ("balcony", "balcony", 0.6),
+            ("gym", "cellar", 0.003),
+            ("school", "balcony", 0.002),
+        ],
+    );
+    let c = calibrate(&golden(), &r).unwrap();
+    assert_eq!(c.model_id, "fixed-test-reranker");
+    let rr = c.signals.iter().find(|s| s.signal == Signal::Rerank).unwrap();
+    let margin = rr.margin.unwrap();
+    assert!((margin - (0.013 - 0.003)).abs() < 1e-6, "{margin}");
+    assert_eq!(rr.lowest_answerable.as_deref(), Some("heating"));
+    assert_eq!(rr.highest_unanswerable.as_deref(), Some("gym"));
+    let mid = rr.separating.unwrap();
+    assert!((mid - 0.008).abs() < 1e-6, "{mid}");
+    assert_eq!(c.proposal.rerank, Some(0.008));
+    assert!(c.separates);
+    assert_eq!((c.combined_recall_hits, c.combined_false_positives), (3, 0));
+    // Sweep rows at observed scores: at 0.003 the gym question still returns a passage.
+    let row = |t: f64| rr.sweep.iter().find(|r| (r.threshold - t).abs() < 1e-6).unwrap().clone();
+    let at_gym = row(0.003);
+    assert_eq!((at_gym.recall_at_5, at_gym.false_positives), (1.0, 1));
+    let at_mid = row(0.008);
+    assert_eq!((at_mid.recall_at_5, at_mid.false_positives, at_mid.precision), (1.0, 0, 1.0));
+    let at_balcony = row(0.6);
+    assert!((at_balcony.recall_at_5 - 2.0 / 3.0).abs() < 1e-9 && at_balcony.false_positives == 0);
+    assert!(rr.answerable.iter().all(|a| a.ok_at_proposal == Some(true)));
+    assert_eq!(rr.answerable.iter().find(|a| a.id == "heating").unwrap().rank, Some(1));
+}
+
+#[test]
+fn no_separation_is_reported_with_its_costs() {
+    let cat = tiny();
+    // The gym question scores above the heating answer: no threshold separates.
+    let r = retriever(
+        &cat,
+        vec![
+            ("rent", "rent is", 0.9),
+            ("heating", "Heating", 0.02),
+            ("balcony", "balcony", 0.6),
+            ("gym", "cellar", 0.05),
+        ],
+    );
+    let c = calibrate(&golden(), &r).unwrap();
+    let rr = c.signals.iter().find(|s| s.signal == Signal::Rerank).unwrap();
+    assert!(rr.margin.unwrap() < 0.0);
+    assert!(rr.separating.is_none());
+    let keep = rr.keep_recall.as_ref().unwrap();
+    assert_eq!((keep.recall_at_5, keep.false_positives), (1.0, 1));
+    assert!(rr.best_f1.is_some());
+    assert!(!c.separates);
+}
+
+#[test]
+fn no_separation_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let golden = dir.path().join("golden.yaml");
+    // An answerable paraphrase not marked as needing real embeddings: keyword
+    // coverage cannot separate it from the unanswerable questions.
+    std::fs::write(
+        &golden,
+        "answerable:\n  - id: lift\n    lang: en\n    question: \"Will my shopping bags be a struggle?\"\n    listing: HH-1002\n    expected: [\"HH-1002#s2\"]\n  - id: heating\n    lang: en\n    question: \"Is heating included for HH-1001?\"\n    listing: HH-1001\n    expected: [\"HH-1001#s5\"]\nunanswerable:\n  - id: gym\n    lang: en\n    question: \"Is there a gym nearby?\"\n",
+    )
+    .unwrap();
+    let out = inquiry(&[
+        "calibrate",
+        "--golden",
+        golden.to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--no-cache",
+    ]);
+    let (_, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("does NOT separate"), "{stderr}");
+}
+
+#[test]
+fn bundled_thresholds_equal_the_calibration_proposal() {
+    let cat = catalogue();
+    let golden = GoldenSet::load(&root().join("golden/golden.yaml"), &cat).unwrap();
+    let r = Retriever::build(
+        &cat,
+        RetrievalSettings {
+            embedder: Arc::new(HashingEmbedder::default()),
+            reranker: None,
+            keep: KeepRule::Fused { vector_z: f64::INFINITY, keyword_coverage: f64::INFINITY },
+            cache_dir: None,
+        },
+    )
+    .unwrap();
+    let c = calibrate(&golden, &r).unwrap();
+    let file = ThresholdsFile::load(&root().join("retrieval.thresholds.json")).unwrap();
+    assert_eq!(file.entries.get(&c.model_id), Some(&c.proposal), "run `inquiry calibrate --write` and review the diff");
+    assert!(c.separates);
+    // Raw cosine does not separate answerable from unanswerable; the calibrated keyword signal does.
+    let margin = |s: Signal| c.signals.iter().find(|r| r.signal == s).unwrap().margin.unwrap();
+    assert!(margin(Signal::Cosine) < 0.0, "cosine margin {}", margin(Signal::Cosine));
+    assert!(margin(Signal::KeywordCoverage) > 0.0);
+    assert_eq!(c.excluded.len(), golden.answerable.iter().filter(|a| a.needs_real_embeddings).count());
+}
+
+#[test]
+fn calibrate_writes_reports_and_only_the_active_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let thresholds = dir.path().join("t.json");
+    std::fs::write(
+        &thresholds,
+        r#"{"other-model": {"rerank": 0.5}, "hashing-512-v1": {"vectorZ": 1.0, "keywordCoverage": 0.9}}"#,
+    )
+    .unwrap();
+    let out = inquiry(&[
+        "calibrate",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--retrieval-thresholds",
+        thresholds.to_str().unwrap(),
+        "--write",
+        "--json",
+        "--no-cache",
+    ]);
+    let (stdout, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["model_id"], "hashing-512-v1");
+    assert!(stderr.contains("-    \"keywordCoverage\": 0.9"), "{stderr}");
+    let written = ThresholdsFile::load(&thresholds).unwrap();
+    assert_eq!(written.entries["other-model"].rerank, Some(0.5), "other entries untouched");
+    assert_eq!(written.entries["hashing-512-v1"].keyword_coverage, report["proposal"]["keywordCoverage"].as_f64());
+    let md = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect::<Vec<_>>();
+    assert!(md.iter().any(|f| f.starts_with("calibration-") && f.ends_with(".md")), "{md:?}");
+    assert!(md.iter().any(|f| f.ends_with(".svg")));
+}
