@@ -30,6 +30,11 @@ use crate::tools::Toolbox;
 #[derive(Debug, Parser)]
 #[command(name = "inquiry", version, about, long_about = None)]
 pub struct Cli {
+    /// Run as if started in DIR: relative paths (data/, cases/, thresholds files,
+    /// models/, reports/) resolve against it. Useful for MCP clients that start
+    /// the server from elsewhere.
+    #[arg(short = 'C', long = "dir", global = true, env = "INQUIRY_HOME", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -307,6 +312,10 @@ pub fn main() -> ExitCode {
 /// # Errors
 /// Usage, configuration and data errors, with context naming the file or flag.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &cli.dir {
+        std::env::set_current_dir(dir)
+            .with_context(|| format!("-C {}: cannot change into this directory", dir.display()))?;
+    }
     match cli.command {
         Command::Eval(args) => eval(args),
         Command::Calibrate(args) => calibrate(args),

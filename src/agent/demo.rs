@@ -165,13 +165,13 @@ static INTENTS: LazyLock<Vec<(HandoffReason, Regex)>> = LazyLock::new(|| {
         (
             HandoffReason::ViewingRequest,
             r(
-                r"\b(view(ing)?s?|visit|see\s+(it|the\s+(flat|apartment|house|property|place))|take\s+a\s+look|come\s+(by|round)|appointment|besichtig\w*|anschau\w*|ansehen|anzusehen|termin\w*|vorbeikommen)\b",
+                r"\b((can|could|may|might|would\s+like\s+to|want\s+to|like\s+to|i.?d\s+like\s+to|love\s+to|hoping\s+to|able\s+to)\s+(i\s+|we\s+)?(please\s+)?((come|drop\s+by)\s+(and|to)\s+)?(view|see|visit|look\s+at|take\s+a\s+look|come\s+(by|round))|(arrange|book|schedule|set\s+up|request)\s+(a\s+|an\s+)?(viewing|visit|appointment)|viewing\s+(on|at|this|next|tomorrow)|(come|drop\s+by)\s+(and|to)\s+see|besichtigungstermin\w*|termin\s+zur\s+besichtigung|besichtigung\s+(am|um|nachste|diese|morgen)|(kann|konnte|darf|mochte|mochten|wurde|wurden|will|wollen|konnen)\b.{0,80}\b(besichtig\w*|ansehen|anschauen|anzusehen|anzuschauen|vorbeikommen))\b",
             ),
         ),
         (
             HandoffReason::PriceNegotiation,
             r(
-                r"\b(negotia\w*|discount|bargain|haggl\w*|verhandl\w*|verhandel\w*|rabatt|preisnachlass|nachlass|entgegenkomm\w*|sonderpreis|better\s+(price|deal|offer)|come\s+down|go\s+down|(lower|reduce|reduced|drop)\s+(the\s+|your\s+)?(price|rent|asking)|(price|rent|miete|preis|kaufpreis)\s+(\w+\s+){0,3}(lower|reduced|senken|reduzier\w*|runter|nachgeben)|would\b.{0,50}\b(accept|take|consider|agree\s+to)\b|(a\s+(little|bit)|slightly|somewhat|etwas|bisschen)\s+(less|lower|cheaper|weniger|gunstiger|niedriger)|(less|lower|cheaper)\s+(rent|price)|(offer|bieten|biete)\s+(you\s+)?(€\s*)?\d|(wurde|wurden|ware|waren)\s+.{0,40}(akzeptieren|einverstanden|annehmen)|(mit|am)\s+(dem\s+)?preis\s+(noch\s+)?(etwas|was)|meet\s+(me|us)\s+halfway|flexib\w+\s+(on|with|beim|bei\s+der|bei\s+dem)\s+(the\s+)?(price|rent|preis|miete))\b",
+                r"\b(negotia\w*|discount|bargain|haggl\w*|verhandl\w*|verhandel\w*|rabatt|preisnachlass|nachlass|entgegenkomm\w*|sonderpreis|better\s+(price|deal|offer)|come\s+down|go\s+down|(lower|reduce|reduced|drop)\s+(the\s+|your\s+)?(price|rent|asking)|(price|rent|miete|preis|kaufpreis)\s+(\w+\s+){0,3}(lower|reduced|senken|reduzier\w*|runter|nachgeben)|would\b.{0,50}\b(accept|take|consider|agree\s+to)\b|(a\s+(little|bit)|slightly|somewhat|etwas|bisschen)\s+(less|lower|cheaper|weniger|gunstiger|niedriger)|(less|lower|cheaper)\s+(rent|price)|(offer|bieten|biete)\s+(you\s+)?(€\s*)?\d|(wurde|wurden|ware|waren)\s+.{0,90}(akzeptieren|einverstanden|annehmen)|(mit|am)\s+(dem\s+)?preis\s+(noch\s+)?(etwas|was)|meet\s+(me|us)\s+halfway|flexib\w+\s+(on|with|beim|bei\s+der|bei\s+dem)\s+(the\s+)?(price|rent|preis|miete))\b",
             ),
         ),
         (
@@ -365,6 +365,31 @@ const FILLER: &[&str] = &[
     "just",
     "too",
     "which",
+    "geht",
+    "possible",
+    "moglich",
+    "okay",
+    "ok",
+    "work",
+    "works",
+    "fine",
+    "passt",
+];
+
+/// Words that only restate search criteria in a search inquiry ("in which I
+/// may keep my cat").
+const CRITERIA_WORDS: &[&str] = &[
+    "keep",
+    "halten",
+    "allowed",
+    "erlaubt",
+    "permitted",
+    "bring",
+    "mitbringen",
+    "darf",
+    "live",
+    "wohnen",
+    "mietwohnung",
 ];
 
 /// What the demo model takes from an inquiry.
@@ -508,6 +533,16 @@ fn analyze(inquiry: &str) -> Analysis {
         }
     }
     a.questions = question_clauses(inquiry);
+    if a.ids.is_empty() && (a.city.is_some() || a.max_price.is_some()) {
+        // In a search, a clause that only restates criteria ("in which I may
+        // keep my cat?") is answered by the search itself.
+        a.questions.retain(|q| {
+            let f = fold(q);
+            f.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).any(|w| {
+                !FILLER.contains(&w) && !CRITERIA_WORDS.contains(&w) && !is_place_or_number(w) && !PETS.is_match(w)
+            })
+        });
+    }
     a
 }
 
@@ -806,18 +841,49 @@ impl Plan {
         // Listing fields a question asks about, for questions the passages do
         // not answer (for explicit or follow-up listings).
         if self.search_args().is_none() {
+            // A record field answers what passages leave open; the price only
+            // then, because "what does it cost" may be about something else.
             let asked: Vec<Field> = self
                 .a
                 .questions
                 .iter()
-                .filter(|q| !self.passages_found(c, q, scope))
-                .flat_map(|q| fields_asked(q))
+                .flat_map(|q| {
+                    let found = self.passages_found(c, q, scope);
+                    fields_asked(q).into_iter().filter(move |f| !found || *f != Field::Price)
+                })
                 .collect();
             for id in &targets {
                 if let Some(listing) = self.listing_record(c, id) {
                     let lines = field_lines(&listing, &asked, self.a.pets, de);
                     if !lines.is_empty() {
                         parts.push(lines.join(" "));
+                    }
+                }
+            }
+        }
+
+        // A price the customer states about a listing is checked against the record.
+        let stated: Vec<f64> = super::numbers::figures(&c.inquiry)
+            .into_iter()
+            .filter(|f| f.kind == super::numbers::FigureKind::Price)
+            .map(|f| f.value)
+            .collect();
+        if !stated.is_empty()
+            && self.search_args().is_none()
+            && !self.a.intents.contains(&HandoffReason::PriceNegotiation)
+        {
+            for id in &targets {
+                if let Some(price) = self.listing_record(c, id).and_then(|l| l["price"].as_f64().map(|p| (p, l))) {
+                    let (p, l) = price;
+                    if !stated.iter().any(|v| super::numbers::same_value(*v, p)) {
+                        let record = format_price(p, l["priceUnit"].as_str(), de);
+                        parts.push(if de {
+                            format!(
+                                "Zur Klarstellung: Laut unseren Unterlagen beträgt der Preis von {id} {record} [{id}]."
+                            )
+                        } else {
+                            format!("To be precise: according to our records the price of {id} is {record} [{id}].")
+                        });
                     }
                 }
             }

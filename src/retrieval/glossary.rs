@@ -129,6 +129,15 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("wohnungsgeberbestatigung", &["confirmation", "residence"]),
     ("heizkosten", &["heating", "costs"]),
     ("warmepumpe", &["heat", "pump"]),
+    ("mietwohnung", &["apartment", "rental"]),
+    ("hochstens", &["most", "maximum", "cap"]),
+    ("maximal", &["most", "maximum", "cap"]),
+    ("indexerhohung", &["index", "increases"]),
+    ("indexmiete", &["index"]),
+    ("verlangen", &["ask", "charge"]),
+    ("zusatzlich", &["additional"]),
+    ("einmal", &["once"]),
+    ("mitbringen", &["bring"]),
 ];
 
 /// English synonyms customers use for words the catalogue spells otherwise.
