@@ -3,6 +3,7 @@
 mod agent;
 mod calibrate;
 mod catalogue_errors;
+mod eval;
 mod cli;
 mod mcp;
 mod numbers_fuzz;
