@@ -112,15 +112,19 @@ pub fn load_history(path: &PathBuf) -> anyhow::Result<Vec<HistoryTurn>> {
     Ok(turns)
 }
 
-/// Resolves `--model`: `demo` (default, offline).
+/// Resolves `--model`: `demo` (default, offline), `anthropic:<id>` or
+/// `openai:<id>` (keys, base URLs and timeouts from the environment over a
+/// `.env` file in the working directory; see [`crate::providers`]).
 ///
 /// # Errors
-/// An unknown or not yet available provider.
+/// An unknown model, a missing key, or a bad provider setting.
 pub fn model_client(spec: &str) -> anyhow::Result<Arc<dyn ModelClient>> {
     match spec {
         "demo" => Ok(Arc::new(crate::agent::demo::DemoModel)),
         other if other.starts_with("anthropic:") || other.starts_with("openai:") => {
-            anyhow::bail!("model provider `{other}` is not available in this build yet; use --model demo")
+            let env = crate::providers::Env::load(Path::new("."))?;
+            crate::providers::client_from_spec(other, &env)
+                .unwrap_or_else(|| Err(anyhow::anyhow!("unknown model provider in `{other}`")))
         }
         other => anyhow::bail!("unknown model `{other}`; expected demo, anthropic:<model-id> or openai:<model-id>"),
     }

@@ -13,5 +13,6 @@ pub mod fold;
 pub mod golden;
 pub mod handoff;
 pub mod mcp;
+pub mod providers;
 pub mod retrieval;
 pub mod tools;

@@ -275,13 +275,19 @@ impl Agent {
                 tools: &tools,
                 max_output_tokens: self.limits.max_output_tokens,
             };
-            let response = match tokio::time::timeout(self.limits.model_timeout, self.model.complete(request)).await {
+            let answer = tokio::time::timeout(self.limits.model_timeout, self.model.complete(request)).await;
+            let outcome_timeout_ms = match &answer {
+                Ok(Err(ModelError::Timeout(ms))) => Some(*ms),
+                _ => None,
+            };
+            let response = match answer {
                 Err(_) | Ok(Err(ModelError::Timeout(_))) => {
-                    run.error = Some(format!(
-                        "model call {} timed out after {} ms",
-                        run.model_calls,
-                        self.limits.model_timeout.as_millis()
-                    ));
+                    // The provider's own per-call timeout may be shorter than the loop's.
+                    let ms = match &outcome_timeout_ms {
+                        Some(ms) => *ms,
+                        None => self.limits.model_timeout.as_millis() as u64,
+                    };
+                    run.error = Some(format!("model call {} timed out after {ms} ms", run.model_calls));
                     return Ok(self.force(run, ForcedCause::ModelTimeout, inquiry).await);
                 }
                 Ok(Err(e)) => {

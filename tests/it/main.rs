@@ -7,6 +7,7 @@ mod eval;
 mod cli;
 mod mcp;
 mod numbers_fuzz;
+mod providers;
 mod retrieval;
 mod support;
 mod tools;

@@ -1,0 +1,380 @@
+//! The HTTP layer both providers share: one JSON POST with a per-attempt
+//! timeout, bounded retries with exponential backoff and jitter on 429, 5xx
+//! and connection errors (honouring `retry-after`), and error messages that
+//! never carry the API key.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::agent::model::ModelError;
+
+/// An API key. Its `Debug` and `Display` never show the value.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a key.
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    /// The key itself, for the one header that needs it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret([redacted])")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+/// What replaces a key in text.
+pub const REDACTED: &str = "[redacted]";
+
+/// `text` with every occurrence of `key` replaced by `[redacted]`. An empty
+/// key (a local server without one) leaves the text as it is.
+pub fn redact(text: &str, key: Option<&Secret>) -> String {
+    match key {
+        Some(k) if !k.expose().is_empty() => text.replace(k.expose(), REDACTED),
+        _ => text.to_owned(),
+    }
+}
+
+/// Timeouts and retry policy of model calls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HttpConfig {
+    /// Timeout of one attempt, from sending the request to the last body byte.
+    pub timeout: Duration,
+    /// Attempts in all, the first one included (at least 1).
+    pub max_attempts: u32,
+    /// Backoff before the second attempt; doubles per attempt, with jitter.
+    pub base_backoff: Duration,
+    /// Longest wait between attempts, `retry-after` included.
+    pub max_backoff: Duration,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(60),
+            max_attempts: 3,
+            base_backoff: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A JSON-over-HTTP client for one provider and key.
+pub struct HttpClient {
+    client: reqwest::Client,
+    config: HttpConfig,
+    key: Option<Secret>,
+    provider: &'static str,
+}
+
+impl fmt::Debug for HttpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpClient")
+            .field("provider", &self.provider)
+            .field("config", &self.config)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How one attempt failed.
+enum Attempt {
+    /// Worth another try, after `retry_after` if the server named a wait.
+    Retry { message: String, retry_after: Option<Duration> },
+    /// Final.
+    Fail(ModelError),
+}
+
+/// Longest excerpt of a response body quoted in an error message (characters).
+const EXCERPT_CHARS: usize = 300;
+
+impl HttpClient {
+    /// A client for `provider` (`anthropic`, `openai`) sending `key` (redacted
+    /// from every error it builds).
+    ///
+    /// # Errors
+    /// The TLS backend could not be set up.
+    pub fn new(provider: &'static str, key: Option<Secret>, config: HttpConfig) -> anyhow::Result<Self> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(config.timeout.min(Duration::from_secs(10)))
+            .build()
+            .map_err(|e| anyhow::anyhow!("building the HTTP client for {provider}: {e}"))?;
+        let config = HttpConfig { max_attempts: config.max_attempts.max(1), ..config };
+        Ok(Self { client, config, key, provider })
+    }
+
+    /// The key, if any.
+    pub fn key(&self) -> Option<&Secret> {
+        self.key.as_ref()
+    }
+
+    /// The retry and timeout policy.
+    pub fn config(&self) -> &HttpConfig {
+        &self.config
+    }
+
+    /// POSTs `body` as JSON to `url` with `headers` and returns the JSON answer,
+    /// retrying 429, 5xx and connection errors.
+    ///
+    /// # Errors
+    /// [`ModelError::Timeout`] when an attempt takes longer than the timeout;
+    /// [`ModelError::Provider`] for HTTP errors (after retries) and transport
+    /// failures; [`ModelError::Malformed`] for a body that is not JSON, has the
+    /// wrong content type or was cut off. No message contains the key.
+    pub async fn post_json(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: &serde_json::Value,
+    ) -> Result<serde_json::Value, ModelError> {
+        let mut attempt = 1;
+        loop {
+            let outcome = match tokio::time::timeout(self.config.timeout, self.attempt(url, headers, body)).await {
+                Err(_) => return Err(ModelError::Timeout(self.config.timeout.as_millis() as u64)),
+                Ok(o) => o,
+            };
+            match outcome {
+                Ok(value) => return Ok(value),
+                Err(Attempt::Fail(e)) => return Err(e),
+                Err(Attempt::Retry { message, retry_after }) => {
+                    if attempt >= self.config.max_attempts {
+                        let tries = if attempt == 1 { "1 attempt".to_owned() } else { format!("{attempt} attempts") };
+                        return Err(ModelError::Provider(format!("{message} (gave up after {tries})")));
+                    }
+                    let wait = retry_after.unwrap_or_else(|| self.backoff(attempt)).min(self.config.max_backoff);
+                    tracing::warn!(
+                        provider = self.provider,
+                        attempt,
+                        wait_ms = wait.as_millis() as u64,
+                        "model call failed, retrying: {message}"
+                    );
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    /// Exponential backoff before attempt `attempt + 1`, with jitter in
+    /// [50 %, 100 %] of the nominal wait.
+    fn backoff(&self, attempt: u32) -> Duration {
+        let nominal = self.config.base_backoff.saturating_mul(1 << (attempt - 1).min(16));
+        let nominal = nominal.min(self.config.max_backoff);
+        let fraction = 0.5 + 0.5 * jitter_unit();
+        nominal.mul_f64(fraction)
+    }
+
+    async fn attempt(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: &serde_json::Value,
+    ) -> Result<serde_json::Value, Attempt> {
+        let mut request = self.client.post(url).json(body);
+        for (name, value) in headers {
+            request = request.header(*name, value);
+        }
+        let response = match request.send().await {
+            Ok(r) => r,
+            Err(e) if e.is_timeout() => {
+                return Err(Attempt::Fail(ModelError::Timeout(self.config.timeout.as_millis() as u64)))
+            }
+            Err(e) if e.is_connect() || e.is_request() => {
+                return Err(Attempt::Retry {
+                    message: self.redact(&format!("{} unreachable: {}", self.provider, error_chain(&e))),
+                    retry_after: None,
+                })
+            }
+            Err(e) => {
+                return Err(Attempt::Fail(ModelError::Provider(self.redact(&format!(
+                    "{} request failed: {}",
+                    self.provider,
+                    error_chain(&e)
+                )))))
+            }
+        };
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(Duration::from_secs_f64);
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        let bytes = match response.bytes().await {
+            Ok(b) => b,
+            Err(e) if e.is_timeout() => {
+                return Err(Attempt::Fail(ModelError::Timeout(self.config.timeout.as_millis() as u64)))
+            }
+            Err(e) => {
+                return Err(Attempt::Fail(ModelError::Malformed(self.redact(&format!(
+                    "{} response body (HTTP {}) was cut off or unreadable: {}",
+                    self.provider,
+                    status.as_u16(),
+                    error_chain(&e)
+                )))))
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        if !status.is_success() {
+            let message =
+                self.redact(&format!("{} answered HTTP {}: {}", self.provider, status.as_u16(), error_detail(&text)));
+            if status.as_u16() == 429 || status.is_server_error() {
+                return Err(Attempt::Retry { message, retry_after });
+            }
+            return Err(Attempt::Fail(ModelError::Provider(message)));
+        }
+        if !is_json_content_type(&content_type) {
+            let shown = if content_type.is_empty() { "none".to_owned() } else { content_type };
+            return Err(Attempt::Fail(ModelError::Malformed(self.redact(&format!(
+                "{} answered with content type {shown}, expected application/json; body starts: {}",
+                self.provider,
+                excerpt(&text)
+            )))));
+        }
+        serde_json::from_slice(&bytes).map_err(|e| {
+            Attempt::Fail(ModelError::Malformed(self.redact(&format!(
+                "{} answered invalid JSON ({e}); body starts: {}",
+                self.provider,
+                excerpt(&text)
+            ))))
+        })
+    }
+
+    /// Redacts this client's key from `text`.
+    pub fn redact(&self, text: &str) -> String {
+        redact(text, self.key.as_ref())
+    }
+}
+
+/// `application/json`, `application/problem+json`, … (a missing type is not JSON).
+fn is_json_content_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+/// The provider's own error message when the body is a JSON error object
+/// (`{"error": {"message": …}}`, `{"error": "…"}`, `{"message": …}`), else an
+/// excerpt of the body.
+fn error_detail(body: &str) -> String {
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(body) {
+        let message = v
+            .pointer("/error/message")
+            .or_else(|| v.get("error").filter(|e| e.is_string()))
+            .or_else(|| v.get("message"))
+            .and_then(|m| m.as_str());
+        if let Some(m) = message {
+            let kind = v.pointer("/error/type").and_then(|t| t.as_str());
+            return match kind {
+                Some(k) => format!("{k}: {}", excerpt(m)),
+                None => excerpt(m),
+            };
+        }
+    }
+    if body.trim().is_empty() {
+        "(empty body)".into()
+    } else {
+        excerpt(body)
+    }
+}
+
+/// The first [`EXCERPT_CHARS`] characters of `text` on one line.
+fn excerpt(text: &str) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = one_line.chars().take(EXCERPT_CHARS).collect();
+    if one_line.chars().count() > EXCERPT_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// An error and its sources, joined by `: ` (reqwest hides the cause otherwise).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        source = s.source();
+    }
+    out
+}
+
+/// A number in [0, 1) from the standard library's randomly seeded hasher.
+fn jitter_unit() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+    (h.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_never_prints_its_value() {
+        let s = Secret::new("sk-abc-123");
+        assert_eq!(format!("{s}"), "[redacted]");
+        assert!(!format!("{s:?}").contains("sk-abc"));
+        assert!(!format!("{:?}", Some(s)).contains("sk-abc"));
+    }
+
+    #[test]
+    fn redact_replaces_every_occurrence_and_ignores_empty_keys() {
+        let k = Secret::new("sk-abc");
+        assert_eq!(redact("a sk-abc b sk-abc", Some(&k)), "a [redacted] b [redacted]");
+        assert_eq!(redact("plain", Some(&Secret::new(""))), "plain");
+        assert_eq!(redact("plain", None), "plain");
+    }
+
+    #[test]
+    fn json_content_types() {
+        assert!(is_json_content_type("application/json"));
+        assert!(is_json_content_type("application/json; charset=utf-8"));
+        assert!(is_json_content_type("application/problem+json"));
+        assert!(!is_json_content_type("text/html; charset=utf-8"));
+        assert!(!is_json_content_type(""));
+    }
+
+    #[test]
+    fn error_detail_prefers_the_providers_message() {
+        assert_eq!(
+            error_detail(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+            "overloaded_error: Overloaded"
+        );
+        assert_eq!(error_detail(r#"{"error":"bad"}"#), "bad");
+        assert_eq!(error_detail(""), "(empty body)");
+        assert!(error_detail(&"x".repeat(1000)).ends_with('…'));
+    }
+
+    #[test]
+    fn jitter_stays_in_range() {
+        for _ in 0..100 {
+            let j = jitter_unit();
+            assert!((0.0..1.0).contains(&j));
+        }
+    }
+}

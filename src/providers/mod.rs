@@ -1,0 +1,124 @@
+//! Real model providers behind [`ModelClient`]: the Anthropic Messages API and
+//! OpenAI-compatible chat completions, over one HTTP layer with timeouts,
+//! retries and key redaction ([`http`]), configured from the environment and
+//! a `.env` file ([`env`]).
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `ANTHROPIC_API_KEY` | key for `anthropic:<id>` (required) |
+//! | `ANTHROPIC_BASE_URL` | API root, default `https://api.anthropic.com` |
+//! | `OPENAI_API_KEY` | key for `openai:<id>` (optional: local servers need none) |
+//! | `OPENAI_BASE_URL` | API root, default `https://api.openai.com/v1` |
+//! | `INQUIRY_MODEL_TIMEOUT_S` | timeout of one HTTP attempt in seconds (default 60) |
+//! | `INQUIRY_MODEL_MAX_ATTEMPTS` | attempts per call, retries included (default 3) |
+
+pub mod anthropic;
+pub mod env;
+pub mod http;
+pub mod openai;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+
+use crate::agent::model::ModelClient;
+pub use anthropic::AnthropicClient;
+pub use env::Env;
+pub use http::{redact, HttpConfig, Secret};
+pub use openai::OpenAiClient;
+
+/// Timeouts and retries from `INQUIRY_MODEL_TIMEOUT_S` and `INQUIRY_MODEL_MAX_ATTEMPTS`.
+///
+/// # Errors
+/// A value that is not a positive number.
+pub fn http_config(env: &Env) -> anyhow::Result<HttpConfig> {
+    let mut config = HttpConfig::default();
+    if let Some(v) = env.get("INQUIRY_MODEL_TIMEOUT_S") {
+        let secs: f64 = v
+            .parse()
+            .ok()
+            .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+            .with_context(|| format!("INQUIRY_MODEL_TIMEOUT_S={v}: expected a number of seconds > 0"))?;
+        config.timeout = Duration::from_secs_f64(secs);
+    }
+    if let Some(v) = env.get("INQUIRY_MODEL_MAX_ATTEMPTS") {
+        config.max_attempts = v
+            .parse()
+            .ok()
+            .filter(|n: &u32| (1..=20).contains(n))
+            .with_context(|| format!("INQUIRY_MODEL_MAX_ATTEMPTS={v}: expected a whole number from 1 to 20"))?;
+    }
+    Ok(config)
+}
+
+/// Builds the client for `anthropic:<model-id>` or `openai:<model-id>` with
+/// settings from `env`; `None` for any other spec.
+///
+/// # Errors
+/// An empty model id, a missing `ANTHROPIC_API_KEY`, a bad base URL or
+/// timeout setting. No message contains a key.
+pub fn client_from_spec(spec: &str, env: &Env) -> Option<anyhow::Result<Arc<dyn ModelClient>>> {
+    let (provider, model) = spec.split_once(':')?;
+    if !matches!(provider, "anthropic" | "openai") {
+        return None;
+    }
+    Some(build(provider, model.trim(), env))
+}
+
+fn build(provider: &str, model: &str, env: &Env) -> anyhow::Result<Arc<dyn ModelClient>> {
+    if model.is_empty() {
+        anyhow::bail!("--model {provider}: expected {provider}:<model-id>, e.g. anthropic:claude-sonnet-4-5 or openai:gpt-4.1-mini");
+    }
+    let config = http_config(env)?;
+    let base_url = |var: &str, default: &str| -> anyhow::Result<String> {
+        let url = env.get(var).unwrap_or(default).to_owned();
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            anyhow::bail!("{var}: expected an http:// or https:// URL");
+        }
+        Ok(url)
+    };
+    Ok(match provider {
+        "anthropic" => {
+            let key = env.get("ANTHROPIC_API_KEY").context(
+                "anthropic models need ANTHROPIC_API_KEY (set it in the environment or in .env in the working directory)",
+            )?;
+            let base = base_url("ANTHROPIC_BASE_URL", anthropic::DEFAULT_BASE_URL)?;
+            Arc::new(AnthropicClient::new(model, &base, Secret::new(key), config)?)
+        }
+        _ => {
+            let key = env.get("OPENAI_API_KEY").map(Secret::new);
+            let base = base_url("OPENAI_BASE_URL", openai::DEFAULT_BASE_URL)?;
+            Arc::new(OpenAiClient::new(model, &base, key, config)?)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_resolve_with_settings() {
+        let env = Env::from_pairs([("ANTHROPIC_API_KEY", "sk-x"), ("INQUIRY_MODEL_TIMEOUT_S", "0.5")]);
+        let c = client_from_spec("anthropic:claude-haiku-4-5", &env).unwrap().unwrap();
+        assert_eq!(c.id(), "anthropic:claude-haiku-4-5");
+        assert_eq!(http_config(&env).unwrap().timeout, Duration::from_millis(500));
+        let c = client_from_spec("openai:llama3", &Env::default()).unwrap().unwrap();
+        assert_eq!(c.id(), "openai:llama3");
+        assert!(client_from_spec("demo", &env).is_none());
+        assert!(client_from_spec("other:x", &env).is_none());
+    }
+
+    #[test]
+    fn missing_key_and_bad_settings_are_clear_errors() {
+        let err = client_from_spec("anthropic:x", &Env::default()).unwrap().err().unwrap().to_string();
+        assert!(err.contains("ANTHROPIC_API_KEY"), "{err}");
+        let err = client_from_spec("openai:", &Env::default()).unwrap().err().unwrap().to_string();
+        assert!(err.contains("openai:<model-id>"), "{err}");
+        let env = Env::from_pairs([("INQUIRY_MODEL_TIMEOUT_S", "soon")]);
+        assert!(client_from_spec("openai:x", &env).unwrap().is_err());
+        let env = Env::from_pairs([("OPENAI_BASE_URL", "ftp://x")]);
+        assert!(client_from_spec("openai:x", &env).unwrap().is_err());
+    }
+}
