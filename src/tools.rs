@@ -302,7 +302,9 @@ impl Toolbox {
     /// Unknown id (after trimming and upper-casing), with a hint to use `search_listings`.
     pub fn get_listing(&self, input: &GetListingInput) -> Result<Listing, ToolError> {
         let id = self.known_listing_id(&input.id)?;
-        Ok(self.catalogue.listing(&id).cloned().expect("known_listing_id checked presence"))
+        self.catalogue.listing(&id).cloned().ok_or_else(|| {
+            ToolError::new(format!("unknown listing id \"{id}\""), "use search_listings to find valid listing ids")
+        })
     }
 
     /// `search_knowledge`: passages from listing descriptions and policy pages.

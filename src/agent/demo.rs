@@ -413,14 +413,11 @@ impl Default for Lang {
     }
 }
 
-static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"“[^”]*”|„[^“”]*[“”]|"[^"]*"|\[[^\]]*\]"#).expect("valid pattern"));
-
 /// Detects German vs English from marker words (folded), ignoring quoted
 /// passages and bracketed citations: a German reply that quotes the English
 /// catalogue is still German. Ties go to English.
 pub fn detect_language(text: &str) -> Lang {
-    let text = QUOTED.replace_all(text, " ");
+    let text = super::guards::own_words(text);
     let text = text.as_ref();
     const DE: &[&str] = &[
         "ich",

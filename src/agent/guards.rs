@@ -22,6 +22,16 @@ static CITATION_ID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:[A-Z]{1,2}-\d{4}(?:#s\d+)?|policy:[a-z0-9-]+#[a-z0-9-]+)$").expect("valid pattern")
 });
 
+static QUOTED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"“[^”]*”|„[^“”]*[“”]|"[^"]*"|\[[^\]]*\]"#).expect("valid pattern"));
+
+/// The reply's own words: quoted passages (`“…”`, `„…“`, `"…"`) and bracketed
+/// citations removed. A German reply quoting the English catalogue is still
+/// German; language checks look at these words only.
+pub fn own_words(reply: &str) -> std::borrow::Cow<'_, str> {
+    QUOTED.replace_all(reply, " ")
+}
+
 /// Citation ids in a reply, in order of first appearance, without duplicates.
 /// A bracket may hold several ids separated by `,` or `;`.
 pub fn citations(reply: &str) -> Vec<String> {

@@ -102,10 +102,7 @@ pub trait Judge: Send + Sync {
 /// passages and bracketed citations (a German reply may quote English text).
 /// `None` when the text is not reliably English or German.
 pub fn reply_language(reply: &str) -> Option<Lang> {
-    static QUOTED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r#"“[^”]*”|„[^“”]*[“”]|"[^"]*"|\[[^\]]*\]"#).expect("valid pattern")
-    });
-    let own = QUOTED.replace_all(reply, " ");
+    let own = crate::agent::guards::own_words(reply);
     let detector = whatlang::Detector::with_allowlist(vec![whatlang::Lang::Eng, whatlang::Lang::Deu]);
     match detector.detect_lang(&own) {
         Some(whatlang::Lang::Deu) => Some(Lang::De),
