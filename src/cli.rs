@@ -241,6 +241,9 @@ pub struct CalibrateArgs {
     /// Output directory for calibration-<date>.md/.json/.svg.
     #[arg(long, default_value = "reports", value_name = "DIR")]
     pub out: PathBuf,
+    /// Report file stem instead of calibration-<date> (e.g. to keep one report per model).
+    #[arg(long, value_name = "STEM")]
+    pub name: Option<String>,
     /// Write the proposal into the thresholds file (only the active model's entry) and print the diff.
     #[arg(long)]
     pub write: bool,
@@ -636,7 +639,10 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     )?;
     let result = calibrate(&golden, &retriever)?;
     let date = chrono::Utc::now().format("%Y-%m-%d").to_string();
-    let stem = format!("calibration-{date}");
+    let stem = args.name.clone().unwrap_or_else(|| format!("calibration-{date}"));
+    if stem.is_empty() || stem.contains(['/', '\\']) {
+        bail!("--name {stem:?}: expected a plain file name without slashes");
+    }
     let svg_name = format!("{stem}.svg");
     crate::eval::report::write_atomic(&args.out.join(&svg_name), report::render_svg(&result).as_bytes())?;
     crate::eval::report::write_atomic(

@@ -192,9 +192,16 @@ pub fn render_svg(c: &Calibration) -> String {
             let _ = writeln!(s, "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{v:.3}</text>", x(v), axis_y + 15.0);
         }
         if let Some(t) = threshold {
+            let anchor = if x(t) > w - 120.0 {
+                "end"
+            } else if x(t) < left + 60.0 {
+                "start"
+            } else {
+                "middle"
+            };
             let _ = writeln!(
                 s,
-                "<line x1=\"{0:.1}\" y1=\"{1}\" x2=\"{0:.1}\" y2=\"{2}\" stroke=\"black\" stroke-dasharray=\"4 3\"/><text x=\"{0:.1}\" y=\"{3}\" text-anchor=\"middle\">threshold {t:.4}</text>",
+                "<line x1=\"{0:.1}\" y1=\"{1}\" x2=\"{0:.1}\" y2=\"{2}\" stroke=\"black\" stroke-dasharray=\"4 3\"/><text x=\"{0:.1}\" y=\"{3}\" text-anchor=\"{anchor}\">threshold {t:.4}</text>",
                 x(t),
                 top + 30.0,
                 axis_y,
