@@ -226,3 +226,31 @@ fn calibrate_writes_reports_and_only_the_active_entry() {
     assert!(md.iter().any(|f| f.starts_with("calibration-") && f.ends_with(".md")), "{md:?}");
     assert!(md.iter().any(|f| f.ends_with(".svg")));
 }
+
+#[test]
+fn e5_thresholds_equal_the_calibration_proposal_when_models_are_present() {
+    let dir = root().join("models/multilingual-e5-small");
+    if !dir.join("model.safetensors").exists() {
+        eprintln!("skipped: {} is absent (run scripts/fetch-models)", dir.display());
+        return;
+    }
+    let cat = catalogue();
+    let golden = GoldenSet::load(&root().join("golden/golden.yaml"), &cat).unwrap();
+    let config = inquiry::retrieval::RetrievalConfig {
+        embedder: inquiry::retrieval::EmbedderChoice::E5,
+        models_dir: root().join("models"),
+        cache_dir: None,
+        ..Default::default()
+    };
+    let (embedder, reranker) = config.models().unwrap();
+    let keep = KeepRule::Fused { vector_z: f64::INFINITY, keyword_coverage: f64::INFINITY };
+    let r = Retriever::build(&cat, RetrievalSettings { embedder, reranker, keep, cache_dir: None }).unwrap();
+    let c = calibrate(&golden, &r).unwrap();
+    let file = ThresholdsFile::load(&root().join("retrieval.thresholds.json")).unwrap();
+    assert_eq!(file.entries.get("multilingual-e5-small"), Some(&c.proposal));
+    // Honest figures: no separation on all 52 answerable questions; 0 false positives kept.
+    assert!(!c.separates);
+    assert_eq!(c.combined_false_positives, 0);
+    let cosine = c.signals.iter().find(|s| s.signal == Signal::Cosine).unwrap();
+    assert!(cosine.margin.unwrap() < 0.0, "raw cosine does not separate");
+}
