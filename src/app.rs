@@ -119,10 +119,23 @@ pub fn load_history(path: &PathBuf) -> anyhow::Result<Vec<HistoryTurn>> {
 /// # Errors
 /// An unknown model, a missing key, or a bad provider setting.
 pub fn model_client(spec: &str) -> anyhow::Result<Arc<dyn ModelClient>> {
+    model_client_with(spec, None)
+}
+
+/// Like [`model_client`], with a base URL from the command line that wins
+/// over `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL` from the environment or `.env`.
+///
+/// # Errors
+/// An unknown provider, or a provider whose settings are missing (e.g. no key).
+pub fn model_client_with(spec: &str, base_url: Option<&str>) -> anyhow::Result<Arc<dyn ModelClient>> {
     match spec {
         "demo" => Ok(Arc::new(crate::agent::demo::DemoModel)),
         other if other.starts_with("anthropic:") || other.starts_with("openai:") => {
-            let env = crate::providers::Env::load(Path::new("."))?;
+            let mut env = crate::providers::Env::load(Path::new("."))?;
+            if let Some(url) = base_url {
+                let name = if other.starts_with("anthropic:") { "ANTHROPIC_BASE_URL" } else { "OPENAI_BASE_URL" };
+                env = env.with(name, url);
+            }
             crate::providers::client_from_spec(other, &env)
                 .unwrap_or_else(|| Err(anyhow::anyhow!("unknown model provider in `{other}`")))
         }

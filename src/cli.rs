@@ -15,7 +15,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 
 use crate::agent::{Limits, Outcome, RunResult};
-use crate::app::{load_history, model_client, ConnectedAgent, Knowledge};
+use crate::app::{load_history, model_client_with, ConnectedAgent, Knowledge};
 use crate::catalogue::Catalogue;
 use crate::handoff::HandoffQueue;
 use crate::retrieval::thresholds::DEFAULT_THRESHOLDS_FILE;
@@ -153,6 +153,9 @@ pub struct AskArgs {
     /// Model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
     #[arg(long, default_value = "demo")]
     pub model: String,
+    /// Provider base URL (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL), e.g. a local vLLM server.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
     /// Retrieval settings.
     #[command(flatten)]
     pub retrieval: RetrievalArgs,
@@ -209,6 +212,12 @@ pub struct EvalArgs {
     /// Agent model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
     #[arg(long, default_value = "demo")]
     pub model: String,
+    /// Base URL of the agent model's provider (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Base URL of the judge model's provider.
+    #[arg(long, value_name = "URL")]
+    pub judge_base_url: Option<String>,
     /// Runs per case (pass rate per case, pass^N for critical cases, flaky list).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repeat: u32,
@@ -373,7 +382,7 @@ fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
         Some(path) => load_history(path)?,
         None => vec![],
     };
-    let model = model_client(&args.model)?;
+    let model = model_client_with(&args.model, args.base_url.as_deref())?;
     let knowledge = Knowledge::load(&args.data, None, &args.retrieval.config())?;
     let result = runtime()?.block_on(async {
         let connected = ConnectedAgent::connect(model, knowledge.toolbox(), args.limits.limits()).await?;
@@ -569,14 +578,14 @@ fn eval(args: EvalArgs) -> anyhow::Result<ExitCode> {
     use crate::eval::{report, run_eval, EvalSetup, ModelFactory, Selection};
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     let prices = crate::eval::prices::PriceTable::load(&args.prices)?;
-    let model = model_client(&args.model)?;
+    let model = model_client_with(&args.model, args.base_url.as_deref())?;
     let judge: Option<Arc<dyn crate::eval::judge::Judge>> = match args.judge.as_str() {
         "none" => None,
         "rules" => Some(Arc::new(crate::eval::judge::RuleJudge)),
         _ => {
             let spec =
                 args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
-            let judge_model = model_client(spec)?;
+            let judge_model = model_client_with(spec, args.judge_base_url.as_deref())?;
             Some(Arc::new(crate::eval::judge::LlmJudge::load(judge_model, &args.rubrics)?))
         }
     };

@@ -40,6 +40,13 @@ impl Env {
         Self { vars: pairs.into_iter().map(|(k, v)| (k.into(), v.into())).collect() }
     }
 
+    /// The same settings with `name` set to `value` (command-line flags win
+    /// over the environment and `.env`).
+    pub fn with(mut self, name: &str, value: &str) -> Self {
+        self.vars.insert(name.to_owned(), value.to_owned());
+        self
+    }
+
     /// The value of `name`; an empty value counts as unset.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.vars.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())

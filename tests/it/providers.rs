@@ -732,3 +732,39 @@ fn a_missing_anthropic_key_is_a_usage_error_naming_the_variable() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("ANTHROPIC_API_KEY"), "{stderr}");
 }
+
+#[test]
+fn base_url_flag_wins_over_dotenv_and_environment() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime.block_on(MockServer::start());
+    runtime.block_on(
+        Mock::given(method("POST"))
+            .and(path("/v1/chat/completions"))
+            .respond_with(ok("openai_tool_calls.json"))
+            .up_to_n_times(1)
+            .mount(&server),
+    );
+    runtime.block_on(Mock::given(method("POST")).respond_with(ok("openai_final.json")).mount(&server));
+    let dir = tempfile::tempdir().unwrap();
+    // Port 9 (discard) on loopback: nothing listens, so using it would fail.
+    std::fs::write(dir.path().join(".env"), "OPENAI_BASE_URL=http://127.0.0.1:9/v1\n").unwrap();
+    let thresholds = root().join(inquiry::retrieval::thresholds::DEFAULT_THRESHOLDS_FILE);
+    let out = Command::new(env!("CARGO_BIN_EXE_inquiry"))
+        .args(["ask", INQUIRY, "--model", "openai:gpt-4.1-mini", "--json", "--no-cache", "--base-url"])
+        .arg(format!("{}/v1", server.uri()))
+        .arg("--data")
+        .arg(root().join("data"))
+        .arg("--retrieval-thresholds")
+        .arg(&thresholds)
+        .current_dir(dir.path())
+        .env_remove("INQUIRY_HOME")
+        .env("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+        .env("OPENAI_API_KEY", "k")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    let result: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["outcome"], json!({"kind": "answered"}), "{result:#}");
+    assert_eq!(runtime.block_on(server.received_requests()).unwrap().len(), 2);
+}
