@@ -8,40 +8,11 @@ use std::sync::Arc;
 use anyhow::Context as _;
 
 use crate::agent::model::{ModelClient, ToolDefinition};
-use crate::agent::{Agent, HistoryTurn, Limits, ToolTransport, MAX_HISTORY};
-use crate::catalogue::Catalogue;
-use crate::handoff::HandoffQueue;
+use crate::agent::{Agent, AgentRunner, HistoryTurn, Limits, ToolTransport, MAX_HISTORY};
 use crate::mcp::InProcessClient;
-use crate::retrieval::{RetrievalConfig, Retriever};
 use crate::tools::{JsonToolResult, Toolbox};
 
-/// A loaded catalogue with its retriever, ready to make toolboxes from.
-pub struct Knowledge {
-    /// The catalogue.
-    pub catalogue: Arc<Catalogue>,
-    /// Its retrieval index.
-    pub retriever: Arc<Retriever>,
-}
-
-impl Knowledge {
-    /// Loads `data` (plus an optional overlay directory) and indexes it.
-    ///
-    /// # Errors
-    /// Catalogue, model or thresholds errors, naming the file.
-    pub fn load(data: &Path, overlay: Option<&Path>, retrieval: &RetrievalConfig) -> anyhow::Result<Self> {
-        let mut catalogue = Catalogue::load(data)?;
-        if let Some(dir) = overlay {
-            catalogue = catalogue.with_overlay(dir)?;
-        }
-        let retriever = retrieval.build(&catalogue)?;
-        Ok(Self { catalogue: Arc::new(catalogue), retriever: Arc::new(retriever) })
-    }
-
-    /// A toolbox over this knowledge with a fresh, empty ticket queue.
-    pub fn toolbox(&self) -> Toolbox {
-        Toolbox::new(self.catalogue.clone(), self.retriever.clone(), Arc::new(HandoffQueue::new()))
-    }
-}
+pub use crate::knowledge::Knowledge;
 
 #[async_trait::async_trait]
 impl ToolTransport for InProcessClient {
@@ -83,6 +54,28 @@ impl ConnectedAgent {
         if let Ok(client) = Arc::try_unwrap(self.client) {
             client.close().await;
         }
+    }
+}
+
+/// Runs each inquiry through a fresh in-process MCP connection to the
+/// toolbox it is given (the eval's way of reaching the agent).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct McpAgentRunner;
+
+#[async_trait::async_trait]
+impl AgentRunner for McpAgentRunner {
+    async fn run(
+        &self,
+        model: Arc<dyn ModelClient>,
+        toolbox: Toolbox,
+        limits: Limits,
+        inquiry: &str,
+        history: &[HistoryTurn],
+    ) -> anyhow::Result<crate::agent::RunResult> {
+        let connected = ConnectedAgent::connect(model, toolbox, limits).await?;
+        let result = connected.agent.run(inquiry, history).await;
+        connected.close().await;
+        Ok(result?)
     }
 }
 

@@ -609,7 +609,14 @@ fn eval(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let model_id = model.id().to_owned();
     let factory: ModelFactory = Arc::new(move |_, _| model.clone());
     let progress = EvalProgress::new();
-    let result = runtime()?.block_on(run_eval(&setup, &model_id, factory, judge, &progress))?;
+    let result = runtime()?.block_on(run_eval(
+        &setup,
+        Arc::new(crate::app::McpAgentRunner),
+        &model_id,
+        factory,
+        judge,
+        &progress,
+    ))?;
     let written = report::write_reports(&result, &args.out)?;
     if let Some(path) = &args.junit {
         report::write_atomic(path, report::render_junit(&result)?.as_bytes())?;

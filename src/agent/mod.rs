@@ -35,6 +35,25 @@ pub trait ToolTransport: Send + Sync {
     async fn call_tool(&self, name: &str, arguments: serde_json::Value) -> Result<JsonToolResult, String>;
 }
 
+/// Runs one inquiry against a toolbox with a model: how the eval reaches the
+/// agent without knowing the transport (the built-in runner connects over
+/// in-process MCP, see `crate::app::McpAgentRunner`).
+#[async_trait::async_trait]
+pub trait AgentRunner: Send + Sync {
+    /// Answers `inquiry` with `model` over the tools of `toolbox`.
+    ///
+    /// # Errors
+    /// The tool server could not be reached, or the history is too long.
+    async fn run(
+        &self,
+        model: Arc<dyn model::ModelClient>,
+        toolbox: crate::tools::Toolbox,
+        limits: Limits,
+        inquiry: &str,
+        history: &[HistoryTurn],
+    ) -> anyhow::Result<RunResult>;
+}
+
 /// Run limits (SPEC §6 defaults).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Limits {

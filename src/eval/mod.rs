@@ -18,10 +18,11 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::agent::model::ModelClient;
+use crate::agent::AgentRunner;
 use crate::agent::{Limits, RunResult};
-use crate::app::{ConnectedAgent, Knowledge};
 use crate::golden::GoldenSet;
 use crate::handoff::HandoffReason;
+use crate::knowledge::Knowledge;
 use crate::retrieval::{KeepRule, RetrievalConfig};
 use case::{load_cases, KnownListings, LoadedCase};
 use checks::CodeChecks;
@@ -308,6 +309,7 @@ pub fn select_cases(setup: &EvalSetup, main_ids: Vec<String>) -> anyhow::Result<
 /// do not error: they are recorded per run.
 pub async fn run_eval(
     setup: &EvalSetup,
+    runner: Arc<dyn AgentRunner>,
     model_id: &str,
     models: ModelFactory,
     judge: Option<Arc<dyn Judge>>,
@@ -349,9 +351,10 @@ pub async fn run_eval(
             let judge = judge.clone();
             let limits = setup.limits;
             let prices = setup.prices.clone();
+            let runner = runner.clone();
             let permit = semaphore.clone().acquire_owned().await?;
             tasks.spawn(async move {
-                let run = run_case(&case, attempt, &k, model, judge.as_deref(), limits, &prices).await;
+                let run = run_case(&case, attempt, &k, runner.as_ref(), model, judge.as_deref(), limits, &prices).await;
                 drop(permit);
                 (index, run)
             });
@@ -435,10 +438,12 @@ pub async fn run_eval(
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn run_case(
     case: &LoadedCase,
     attempt: usize,
     knowledge: &Knowledge,
+    runner: &dyn AgentRunner,
     model: Arc<dyn ModelClient>,
     judge: Option<&dyn Judge>,
     limits: Limits,
@@ -446,13 +451,7 @@ async fn run_case(
 ) -> CaseRun {
     let started = Instant::now();
     let model_id = model.id().to_owned();
-    let outcome = async {
-        let connected = ConnectedAgent::connect(model, knowledge.toolbox(), limits).await?;
-        let result = connected.agent.run(&case.case.inquiry, &case.case.history).await;
-        connected.close().await;
-        anyhow::Ok(result?)
-    }
-    .await;
+    let outcome = runner.run(model, knowledge.toolbox(), limits, &case.case.inquiry, &case.case.history).await;
     let latency_ms = started.elapsed().as_millis() as u64;
     let result = match outcome {
         Ok(r) => r,
