@@ -157,7 +157,7 @@ pub struct Catalogue {
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogueError {
     /// The file or directory could not be read.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Io {
         /// File or directory.
         path: PathBuf,

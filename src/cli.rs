@@ -312,11 +312,32 @@ pub fn main() -> ExitCode {
     init_logging();
     match run(cli) {
         Ok(code) => code,
+        // A reader that closed stdout early (`inquiry eval --json | head`) is
+        // not an error of ours; the verdict already went to stderr.
+        Err(err) if is_broken_pipe(&err) => LAST_CODE.with(|c| ExitCode::from(c.get())),
         Err(err) => {
             eprintln!("error: {err:#}");
             ExitCode::from(2)
         }
     }
+}
+
+thread_local! {
+    /// The exit code a command decided before writing its stdout data (kept
+    /// when a closed pipe interrupts that write).
+    static LAST_CODE: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+fn decided(code: u8) {
+    LAST_CODE.with(|c| c.set(code));
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            || e.downcast_ref::<serde_json::Error>().and_then(|j| j.io_error_kind())
+                == Some(std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Runs a parsed command. `Ok` carries 0 or 1; every `Err` means exit 2.
@@ -367,6 +388,7 @@ fn tool(args: ToolArgs) -> anyhow::Result<ExitCode> {
         bail!("unknown tool \"{}\"; expected one of: {}", args.name, crate::tools::TOOL_NAMES.join(", "));
     }
     let result = crate::tools::call_json(&toolbox, &args.name, json);
+    decided(if result.is_error { 1 } else { 0 });
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &result.value)?;
     writeln!(out)?;
@@ -378,6 +400,9 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
+    if args.inquiry.trim().is_empty() {
+        bail!("the inquiry is empty; expected the customer's message, e.g. inquiry ask \"Is heating included in HH-1001?\"");
+    }
     let history = match &args.history {
         Some(path) => load_history(path)?,
         None => vec![],
@@ -390,6 +415,9 @@ fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
         connected.close().await;
         anyhow::Ok(result?)
     })?;
+    if let Some(e) = &result.error {
+        eprintln!("warning: the run ended with an error: {e}");
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer_pretty(&mut out, &result)?;
@@ -631,6 +659,21 @@ fn eval(args: EvalArgs) -> anyhow::Result<ExitCode> {
     }
     eprint!("{}", report::render_terminal(&result));
     eprintln!("report: {} (traces in {})", written.markdown.display(), args.out.join(&args.name).display());
+    let errors: Vec<String> = result
+        .cases
+        .iter()
+        .flat_map(|c| c.runs.iter().map(move |r| (c, r)))
+        .filter_map(|(c, r)| {
+            r.error
+                .clone()
+                .or_else(|| r.result.as_ref().and_then(|x| x.error.clone()))
+                .map(|e| format!("{}: {e}", c.id))
+        })
+        .collect();
+    if !errors.is_empty() {
+        eprintln!("warning: {} run(s) ended with an agent or provider error; first: {}", errors.len(), errors[0]);
+    }
+    decided(if result.passed() { 0 } else { 1 });
     if args.json {
         let mut out = std::io::stdout().lock();
         serde_json::to_writer_pretty(&mut out, &report::summary_json(&result))?;
@@ -677,6 +720,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             eprint!("{diff}");
         }
     }
+    decided(if result.separates { 0 } else { 1 });
     if args.json {
         std::io::stdout().lock().write_all(json.as_bytes())?;
     }

@@ -95,7 +95,7 @@ pub struct GoldenSet {
 #[derive(Debug, thiserror::Error)]
 pub enum GoldenError {
     /// Unreadable file.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Io {
         /// File.
         path: PathBuf,

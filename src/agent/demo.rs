@@ -355,8 +355,6 @@ const FILLER: &[&str] = &[
     "meine",
     "meinen",
     "our",
-    "moblierte",
-    "furnished",
     "that",
     "this",
     "so",
@@ -420,6 +418,13 @@ pub fn detect_language(text: &str) -> Lang {
     let text = super::guards::own_words(text);
     let text = text.as_ref();
     const DE: &[&str] = &[
+        "hat",
+        "einen",
+        "im",
+        "ob",
+        "wo",
+        "kein",
+        "keine",
         "ich",
         "ist",
         "die",
@@ -483,6 +488,14 @@ pub fn detect_language(text: &str) -> Lang {
     let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let de = words.iter().filter(|w| DE.contains(w)).count() + text.chars().filter(|c| "äöüßÄÖÜ".contains(*c)).count();
     let en = words.iter().filter(|w| EN.contains(w)).count();
+    if de == en {
+        // No marker decides (short text): ask a statistical detector.
+        let detector = whatlang::Detector::with_allowlist(vec![whatlang::Lang::Eng, whatlang::Lang::Deu]);
+        return match detector.detect_lang(text) {
+            Some(whatlang::Lang::Deu) => Lang::De,
+            _ => Lang::En,
+        };
+    }
     if de > en {
         Lang::De
     } else {
@@ -681,6 +694,15 @@ impl Plan {
     fn search_args(&self) -> Option<Value> {
         let a = &self.a;
         if !a.ids.is_empty() || (a.city.is_none() && a.max_price.is_none()) {
+            return None;
+        }
+        // A city alone ("the weather in Hamburg") is not a property search.
+        let housing = a.max_price.is_some()
+            || a.property_type.is_some()
+            || a.offer_type.is_some()
+            || a.min_rooms.is_some()
+            || a.pets;
+        if !housing {
             return None;
         }
         let mut args = serde_json::Map::new();

@@ -73,6 +73,15 @@ pub fn render_markdown(c: &Calibration, date: &str, svg_name: &str) -> String {
             r.loo_total
         );
     }
+    if let (Some(z), Some(zr)) = (c.proposal.vector_z, c.signals.iter().find(|r| r.signal == Signal::VectorZ)) {
+        if zr.separating.is_none() {
+            let hi = zr.unanswerable.iter().filter_map(|u| u.score).fold(f64::NEG_INFINITY, f64::max);
+            let _ = writeln!(
+                s,
+                "\nThe vector z-score does not separate on its own, so its threshold ({z:.4}) is set just above the highest unanswerable z-score ({hi:.4}): the vector route only keeps a passage that scores higher than any unanswerable question did, and never admits one of them. Keyword coverage does the main work."
+            );
+        }
+    }
     if let Some(cos) = c.signals.iter().find(|r| r.signal == Signal::Cosine) {
         let word = if cos.margin.is_some_and(|m| m > 0.0) { "separates" } else { "does not separate" };
         let _ = writeln!(

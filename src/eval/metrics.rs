@@ -38,19 +38,33 @@ pub struct Metric {
     pub unit: String,
     /// Numerator/denominator or why it is unmeasured.
     pub detail: String,
+    /// False when the selection holds nothing this metric counts (e.g. no
+    /// hand-off case among `--case` picks): then a bound on it is not applied.
+    #[serde(default = "yes")]
+    pub applicable: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Metric {
     /// A metric from a value and a detail line.
     pub fn new(name: &str, value: Option<f64>, detail: impl Into<String>) -> Self {
         let unit = METRICS.iter().find(|(n, _, _)| *n == name).map(|(_, u, _)| *u).unwrap_or("");
-        Self { name: name.into(), value: value.filter(|v| v.is_finite()), unit: unit.into(), detail: detail.into() }
+        Self {
+            name: name.into(),
+            value: value.filter(|v| v.is_finite()),
+            unit: unit.into(),
+            detail: detail.into(),
+            applicable: true,
+        }
     }
 
     /// A ratio `num/den`; unmeasured when `den` is 0.
     pub fn ratio(name: &str, num: usize, den: usize) -> Self {
         if den == 0 {
-            Self::new(name, None, "unmeasured: nothing to count")
+            Self { applicable: false, ..Self::new(name, None, "not applicable: nothing in this selection to count") }
         } else {
             Self::new(name, Some(num as f64 / den as f64), format!("{num}/{den}"))
         }
@@ -59,6 +73,7 @@ impl Metric {
     /// The value formatted for people (`93.9%`, `$0.0143`, `812 ms`).
     pub fn display(&self) -> String {
         match self.value {
+            None if !self.applicable => "n/a".into(),
             None => "unmeasured".into(),
             Some(v) => match self.unit.as_str() {
                 "ratio" => format!("{:.1}%", v * 100.0),
@@ -123,6 +138,15 @@ impl Thresholds {
                     anyhow::bail!("{}: metric `{name}`: bound {v} is not a finite number", path.display());
                 }
             }
+            let unit = METRICS.iter().find(|(n, _, _)| n == name).map(|(_, u, _)| *u).unwrap_or("");
+            if unit == "ratio" {
+                if let Some(v) = b.min.iter().chain(&b.max).find(|v| !(0.0..=1.0).contains(*v)) {
+                    anyhow::bail!(
+                        "{}: metric `{name}`: bound {v} is outside 0..1; ratios are fractions (0.75 means 75%)",
+                        path.display()
+                    );
+                }
+            }
             if let (Some(lo), Some(hi)) = (b.min, b.max) {
                 if lo > hi {
                     anyhow::bail!("{}: metric `{name}`: min {lo} is above max {hi}", path.display());
@@ -143,6 +167,8 @@ pub enum GateStatus {
     Missed,
     /// Bounded but not measured: counts as missed, so a gate never passes on missing data.
     Unmeasured,
+    /// Bounded, but the selection holds nothing the metric counts: not applied.
+    NotApplicable,
     /// No bounds set.
     Ungated,
 }
@@ -168,6 +194,7 @@ pub fn gate(metrics: &[Metric], thresholds: &Thresholds) -> (Vec<GatedMetric>, b
             let bounds = thresholds.bounds.get(&m.name).copied();
             let status = match (bounds, m.value) {
                 (None, _) => GateStatus::Ungated,
+                (Some(_), None) if !m.applicable => GateStatus::NotApplicable,
                 (Some(_), None) => GateStatus::Unmeasured,
                 (Some(b), Some(v)) => {
                     if b.min.is_some_and(|lo| v < lo - 1e-12) || b.max.is_some_and(|hi| v > hi + 1e-12) {
@@ -180,7 +207,8 @@ pub fn gate(metrics: &[Metric], thresholds: &Thresholds) -> (Vec<GatedMetric>, b
             GatedMetric { metric: m.clone(), bounds, status }
         })
         .collect();
-    let ok = gated.iter().all(|g| matches!(g.status, GateStatus::Met | GateStatus::Ungated));
+    let ok =
+        gated.iter().all(|g| matches!(g.status, GateStatus::Met | GateStatus::Ungated | GateStatus::NotApplicable));
     (gated, ok)
 }
 
@@ -231,6 +259,12 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("above max"), "{e}");
+        let e = Thresholds::parse("t.json".as_ref(), r#"{"case_pass_rate": {"min": 75}}"#).unwrap_err().to_string();
+        assert!(e.contains("outside 0..1"), "{e}");
+        let t = Thresholds::parse("t.json".as_ref(), r#"{"handoff_precision": {"min": 0.9}}"#).unwrap();
+        let (g, ok) = gate(&[Metric::ratio("handoff_precision", 0, 0)], &t);
+        assert_eq!(g[0].status, GateStatus::NotApplicable);
+        assert!(ok, "a metric with nothing to count in the selection does not fail the gate");
         let e = Thresholds::parse("t.json".as_ref(), r#"{"case_pass_rate": {}}"#).unwrap_err().to_string();
         assert!(e.contains("neither"), "{e}");
     }
@@ -242,5 +276,6 @@ mod tests {
         assert_eq!(percentile(&v, 95.0), Some(5.0));
         assert_eq!(percentile(&[], 50.0), None);
         assert_eq!(Metric::ratio("case_pass_rate", 0, 0).value, None);
+        assert!(!Metric::ratio("handoff_precision", 0, 0).applicable);
     }
 }

@@ -86,6 +86,7 @@ fn status_word(s: GateStatus) -> &'static str {
         GateStatus::Missed => "MISSED",
         GateStatus::Unmeasured => "UNMEASURED",
         GateStatus::Ungated => "",
+        GateStatus::NotApplicable => "n/a",
     }
 }
 
@@ -314,5 +315,14 @@ pub fn render_terminal(r: &EvalReport) -> String {
         ]);
     }
     let passed = r.cases.iter().filter(|c| c.passed).count();
-    format!("{table}\n{}: {passed}/{} cases passed; {} ms\n", r.verdict, r.cases.len(), r.wall_ms)
+    let failing: Vec<String> = r
+        .metrics
+        .iter()
+        .filter(|m| matches!(m.status, GateStatus::Missed | GateStatus::Unmeasured))
+        .map(|m| format!("{} {}", m.metric.name, if m.status == GateStatus::Missed { "missed" } else { "unmeasured" }))
+        .collect();
+    let why = if failing.is_empty() { String::new() } else { format!(" ({})", failing.join(", ")) };
+    let runs: usize = r.cases.iter().map(|c| c.runs.len()).sum();
+    let runs = if runs == r.cases.len() { String::new() } else { format!(" over {runs} runs") };
+    format!("{table}\n{}{why}: {passed}/{} cases passed{runs}; {} ms\n", r.verdict, r.cases.len(), r.wall_ms)
 }

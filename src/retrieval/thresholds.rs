@@ -46,7 +46,7 @@ pub struct ThresholdsFile {
 #[derive(Debug, thiserror::Error)]
 pub enum ThresholdsError {
     /// Unreadable file.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Io {
         /// File.
         path: PathBuf,

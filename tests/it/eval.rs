@@ -313,7 +313,7 @@ fn thresholds_met_missed_unmeasured_and_unknown() {
         dir.path(),
     );
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("FAIL:") && err.contains("MISSED"), "{err}");
+    assert!(err.contains("FAIL (case_pass_rate missed)") && err.contains("MISSED"), "{err}");
 
     std::fs::write(&t, r#"{"judge_correctness": {"min": 0.5}}"#).unwrap();
     let (code, _, err) =
