@@ -24,10 +24,11 @@ use serde::{Deserialize, Serialize};
 use crate::catalogue::Catalogue;
 
 /// Language of a question or case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
-    /// English.
+    /// English (the default).
+    #[default]
     En,
     /// German.
     De,

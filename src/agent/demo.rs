@@ -405,12 +405,6 @@ struct Analysis {
     questions: Vec<String>,
 }
 
-impl Default for Lang {
-    fn default() -> Self {
-        Lang::En
-    }
-}
-
 /// Detects German vs English from marker words (folded), ignoring quoted
 /// passages and bracketed citations: a German reply that quotes the English
 /// catalogue is still German. Ties go to English.

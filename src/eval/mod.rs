@@ -326,9 +326,8 @@ pub async fn run_eval(
     knowledge.insert(None, main.clone());
     for c in &cases {
         if let Some(o) = &c.case.fixtures {
-            if !knowledge.contains_key(&Some(o.clone())) {
-                let k = Knowledge::load(&setup.data, Some(&setup.fixtures.join(o)), &setup.retrieval)?;
-                knowledge.insert(Some(o.clone()), Arc::new(k));
+            if let std::collections::hash_map::Entry::Vacant(slot) = knowledge.entry(Some(o.clone())) {
+                slot.insert(Arc::new(Knowledge::load(&setup.data, Some(&setup.fixtures.join(o)), &setup.retrieval)?));
             }
         }
     }
@@ -539,7 +538,7 @@ fn compute_metrics(
             let allowed = c.case.allow_handoffs.contains(&row.reason);
             let created = checks.created.contains(&row.reason);
             row.required += usize::from(required);
-            if created && !allowed || created && required {
+            if created && (!allowed || required) {
                 row.created += 1;
             }
             row.correct += usize::from(required && created);
