@@ -116,7 +116,7 @@ pub fn load_cases(dir: &Path, known: &dyn KnownListings) -> Result<Vec<LoadedCas
         return Err(err(dir, "no *.yaml case files found".into()));
     }
     let mut out: Vec<LoadedCase> = vec![];
-    let mut seen: HashMap<String, PathBuf> = HashMap::new();
+    let mut seen: HashMap<String, (PathBuf, usize)> = HashMap::new();
     for file in files {
         let text = std::fs::read_to_string(&file).map_err(|e| err(&file, format!("cannot read: {e}")))?;
         let cases: Vec<Case> = yaml_serde::from_str(&text).map_err(|e| {
@@ -124,17 +124,31 @@ pub fn load_cases(dir: &Path, known: &dyn KnownListings) -> Result<Vec<LoadedCas
             err(&file, format!("{at}{e}"))
         })?;
         for case in cases {
-            if let Some(first) = seen.get(&case.id) {
+            if let Some((first, first_line)) = seen.get(&case.id) {
+                let line = id_line(&text, &case.id).map(|l| format!("line {l}: ")).unwrap_or_default();
                 return Err(err(
                     &file,
-                    format!("duplicate case id `{}`, first defined in {}", case.id, first.display()),
+                    format!("{line}duplicate case id `{}`, first defined in {}:{first_line}", case.id, first.display()),
                 ));
             }
-            seen.insert(case.id.clone(), file.clone());
+            seen.insert(case.id.clone(), (file.clone(), id_line(&text, &case.id).unwrap_or(0)));
             out.push(validate(case, &file, known)?);
         }
     }
     Ok(out)
+}
+
+/// 1-based line of `id: <id>` in a case file (the last one, so a second
+/// definition in the same file points at itself).
+fn id_line(text: &str, id: &str) -> Option<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let l = l.trim_start().trim_start_matches('-').trim();
+            l.strip_prefix("id:").is_some_and(|v| v.trim().trim_matches(['"', '\'']) == id)
+        })
+        .map(|(i, _)| i + 1)
+        .last()
 }
 
 fn validate(case: Case, file: &Path, known: &dyn KnownListings) -> Result<LoadedCase, CaseError> {

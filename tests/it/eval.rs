@@ -405,7 +405,7 @@ fn malformed_case_files() {
     let dir = cases_dir_with(&[("a.yaml", GOOD_CASE), ("b.yaml", GOOD_CASE)]);
     assert_exit2(
         &["--cases", dir.path().to_str().unwrap()],
-        &["b.yaml", "duplicate case id `ok-case`, first defined in", "a.yaml"],
+        &["b.yaml: line 1: duplicate case id `ok-case`, first defined in", "a.yaml:1"],
     );
 }
 
