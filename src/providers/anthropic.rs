@@ -177,11 +177,7 @@ impl ModelClient for AnthropicClient {
         let key = self.http.key().map(|k| k.expose().to_owned()).unwrap_or_default();
         let headers = [("x-api-key", key), ("anthropic-version", API_VERSION.to_owned())];
         let value = self.http.post_json(&self.url, &headers, &body).await?;
-        parse_response(&value).map_err(|e| match e {
-            ModelError::Provider(m) => ModelError::Provider(self.http.redact(&m)),
-            ModelError::Malformed(m) => ModelError::Malformed(self.http.redact(&m)),
-            other => other,
-        })
+        parse_response(&value).map_err(|e| self.http.redact_error(e))
     }
 }
 

@@ -264,6 +264,16 @@ impl HttpClient {
     pub fn redact(&self, text: &str) -> String {
         redact(text, self.key.as_ref())
     }
+
+    /// The same error with the key removed from its message (parse errors may
+    /// quote a response body that echoes the key).
+    pub fn redact_error(&self, error: ModelError) -> ModelError {
+        match error {
+            ModelError::Provider(m) => ModelError::Provider(self.redact(&m)),
+            ModelError::Malformed(m) => ModelError::Malformed(self.redact(&m)),
+            other => other,
+        }
+    }
 }
 
 /// `application/json`, `application/problem+json`, … (a missing type is not JSON).

@@ -175,11 +175,7 @@ impl ModelClient for OpenAiClient {
         let headers: Vec<(&str, String)> =
             self.http.key().map(|k| ("authorization", format!("Bearer {}", k.expose()))).into_iter().collect();
         let value = self.http.post_json(&self.url, &headers, &body).await?;
-        parse_response(&value).map_err(|e| match e {
-            ModelError::Provider(m) => ModelError::Provider(self.http.redact(&m)),
-            ModelError::Malformed(m) => ModelError::Malformed(self.http.redact(&m)),
-            other => other,
-        })
+        parse_response(&value).map_err(|e| self.http.redact_error(e))
     }
 }
 

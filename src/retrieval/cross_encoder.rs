@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use candle_core::{DType, Device, Tensor};
+use candle_core::{DType, Device};
 use candle_nn::VarBuilder;
 use candle_transformers::models::xlm_roberta::{Config, XLMRobertaForSequenceClassification};
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
@@ -151,16 +151,7 @@ impl CrossEncoder {
         if b == 0 || len == 0 {
             return Ok(vec![0.0; b]);
         }
-        let mut ids = Vec::with_capacity(b * len);
-        let mut mask = Vec::with_capacity(b * len);
-        for s in seqs {
-            ids.extend_from_slice(s);
-            ids.extend(std::iter::repeat_n(self.pad_id, len - s.len()));
-            mask.extend(std::iter::repeat_n(1u32, s.len()));
-            mask.extend(std::iter::repeat_n(0u32, len - s.len()));
-        }
-        let input_ids = Tensor::from_vec(ids, (b, len), &self.device)?;
-        let attention = Tensor::from_vec(mask, (b, len), &self.device)?;
+        let (input_ids, attention) = super::batch::padded(seqs, self.pad_id, &self.device)?;
         let token_types = input_ids.zeros_like()?;
         let logits = self.model.forward(&input_ids, &attention, &token_types)?; // (b, 1)
         logits.to_dtype(DType::F32)?.flatten_all()?.to_vec1::<f32>()

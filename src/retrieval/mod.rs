@@ -13,6 +13,7 @@
 //! 5. Nothing kept → `found: false` with a reason. The nearest passage is not an answer.
 
 pub mod analyzer;
+pub mod batch;
 pub mod bm25;
 pub mod cache;
 pub mod cross_encoder;
