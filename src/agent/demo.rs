@@ -1156,7 +1156,7 @@ fn fmt_num(value: f64, de: bool) -> String {
     let digits = whole.abs().to_string();
     let mut grouped = String::new();
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(group);
         }
         grouped.push(ch);

@@ -3,7 +3,7 @@
 //!
 //! For the active configuration every golden question's scoped candidates are
 //! scored once ([`Retriever::candidates`]). For each signal (reranker score,
-//! or vector z-score and keyword coverage without a reranker, plus raw cosine
+//! or vector z-score and keyword coverage without a reranker, plus the cosine itself
 //! for comparison) the report gives each answerable question's best expected
 //! chunk score and rank, each unanswerable question's highest score, the
 //! margin, a sweep of thresholds, a proposal and its leave-one-out stability.
@@ -31,11 +31,11 @@ use crate::retrieval::{Candidate, RetrievalError, Retriever};
 pub enum Signal {
     /// Reranker score (0..1).
     Rerank,
-    /// z-score of the cosine among the scoped chunks.
+    /// z-score of the topic cosine (question without place words) among the scoped chunks.
     VectorZ,
     /// IDF-weighted keyword coverage (0..1).
     KeywordCoverage,
-    /// Raw cosine similarity (comparison only; never a threshold).
+    /// Topic cosine similarity (comparison only; never a threshold).
     Cosine,
 }
 
@@ -174,12 +174,28 @@ pub struct SignalReport {
     pub loo_changed: usize,
     /// Questions in the leave-one-out.
     pub loo_total: usize,
+    /// The threshold the per-question `ok_at_proposal` verdicts refer to: this
+    /// signal's own proposal, else the value the fused entry writes for it
+    /// (`None`: neither, e.g. raw cosine).
+    #[serde(default)]
+    pub applied: Option<f64>,
 }
 
 impl SignalReport {
     /// The proposed threshold: the separating midpoint, else the recall-1 threshold.
     pub fn proposal(&self) -> Option<f64> {
         self.separating.or(self.keep_recall.as_ref().map(|r| r.threshold))
+    }
+
+    /// Sets `applied` and every question's verdict at threshold `t`.
+    fn apply(&mut self, t: f64) {
+        self.applied = Some(t);
+        for s in &mut self.answerable {
+            s.ok_at_proposal = Some(s.score.is_some_and(|v| v >= t));
+        }
+        for s in &mut self.unanswerable {
+            s.ok_at_proposal = Some(s.score.is_none_or(|v| v < t));
+        }
     }
 }
 
@@ -328,14 +344,10 @@ pub fn analyse_signal(questions: &[&Scored], signal: Signal) -> SignalReport {
         best_f1,
         loo_changed: 0,
         loo_total: questions.len(),
+        applied: None,
     };
     if let Some(t) = report.proposal() {
-        for s in report.answerable.iter_mut() {
-            s.ok_at_proposal = Some(s.score.is_some_and(|v| v >= t));
-        }
-        for s in report.unanswerable.iter_mut() {
-            s.ok_at_proposal = Some(s.score.is_none_or(|v| v < t));
-        }
+        report.apply(t);
         // Leave-one-out: re-propose without each question; count changed verdicts.
         let verdict = |q: &QuestionScore, answerable: bool, t: f64| {
             if answerable {
@@ -394,7 +406,19 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
     } else {
         (vec![Signal::KeywordCoverage, Signal::VectorZ, Signal::Cosine], fused_proposal(&qs))
     };
-    let reports: Vec<SignalReport> = signals.iter().map(|s| analyse_signal(&qs, *s)).collect();
+    let mut reports: Vec<SignalReport> = signals.iter().map(|s| analyse_signal(&qs, *s)).collect();
+    // A signal without a threshold of its own still gets one written in the
+    // fused entry; show each question's verdict at that value.
+    for r in reports.iter_mut().filter(|r| r.applied.is_none()) {
+        let written = match r.signal {
+            Signal::VectorZ => proposal.vector_z,
+            Signal::KeywordCoverage => proposal.keyword_coverage,
+            Signal::Rerank | Signal::Cosine => None,
+        };
+        if let Some(t) = written {
+            r.apply(t);
+        }
+    }
     let proposal = if reranker.is_some() {
         ModelThresholds { rerank: reports[0].proposal().map(round4), ..proposal }
     } else {
@@ -432,9 +456,9 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
 
 /// Fused-mode proposal: keyword coverage from its own separation (midpoint,
 /// else the zero-false-positive midpoint); vector z as the midpoint between the highest
-/// unanswerable z and the lowest best z of the answerable questions coverage
-/// does not keep (or, when coverage keeps them all, the highest answerable z
-/// above the unanswerable maximum), so the OR of both rules adds no false positive.
+/// unanswerable z and the lowest best z above it among the answerable questions
+/// coverage does not keep (or, when the vector route would win none of them,
+/// 0.5 above every golden z-score), so the OR of both rules adds no false positive.
 fn fused_proposal(qs: &[&Scored]) -> ModelThresholds {
     // Coverage: the separating midpoint; without separation, the midpoint
     // between the highest unanswerable coverage and the lowest answerable
@@ -472,13 +496,14 @@ fn fused_proposal(qs: &[&Scored]) -> ModelThresholds {
     } else if let Some(lo) = uncovered.iter().copied().filter(|z| *z > max_u_z).reduce(f64::min) {
         Some((lo + max_u_z) / 2.0)
     } else {
-        let top = qs
-            .iter()
-            .filter(|q| q.answerable)
-            .filter_map(|q| question_score(q, Signal::VectorZ).score)
-            .filter(|z| *z > max_u_z)
-            .reduce(f64::min);
-        Some(top.map_or(max_u_z + 0.5, |t| (t + max_u_z) / 2.0))
+        // The vector route would win no question that coverage misses, so it
+        // only carries risk: set it above every golden z-score (answerable or
+        // not). It then keeps only passages that stand out more than anything
+        // measured. (A midpoint just above the highest unanswerable z-score let
+        // "help with my tax return?" through to the deposit-return policy with
+        // the hashing embedder.)
+        let top = qs.iter().filter_map(|q| question_score(q, Signal::VectorZ).score).fold(max_u_z, f64::max);
+        Some(top + 0.5)
     };
     ModelThresholds { vector_z: zt.map(round4), keyword_coverage: ct.map(round4), rerank: None }
 }

@@ -60,7 +60,7 @@ pub fn render_markdown(c: &Calibration, date: &str, svg_name: &str) -> String {
             (None, Some(k)) => {
                 format!("no separation; recall-1 at {:.4} costs {} false positives", k.threshold, k.false_positives)
             }
-            (None, None) => "none".into(),
+            (None, None) => r.applied.map_or_else(|| "none".into(), |t| format!("none alone; fused entry {t:.4}")),
         };
         let _ = writeln!(
             s,
@@ -76,9 +76,30 @@ pub fn render_markdown(c: &Calibration, date: &str, svg_name: &str) -> String {
     if let (Some(z), Some(zr)) = (c.proposal.vector_z, c.signals.iter().find(|r| r.signal == Signal::VectorZ)) {
         if zr.separating.is_none() {
             let hi = zr.unanswerable.iter().filter_map(|u| u.score).fold(f64::NEG_INFINITY, f64::max);
+            let top = zr.answerable.iter().filter_map(|a| a.score).fold(hi, f64::max);
+            let _ = if z > top {
+                writeln!(
+                    s,
+                    "\nThe vector z-score does not separate on its own and would keep no answerable question that keyword coverage misses, so its threshold ({z:.4}) is set above every golden z-score (highest {top:.4}): the vector route only keeps a passage that stands out more than anything measured."
+                )
+            } else {
+                writeln!(
+                    s,
+                    "\nThe vector z-score does not separate on its own, so its threshold ({z:.4}) is set just above the highest unanswerable z-score ({hi:.4}): the vector route only keeps a passage that scores higher than any unanswerable question did, and never admits one of them."
+                )
+            };
+            let clears = |sig: Signal| {
+                c.signals
+                    .iter()
+                    .find(|r| r.signal == sig)
+                    .map_or(0, |r| r.answerable.iter().filter(|a| a.ok_at_proposal == Some(true)).count())
+            };
+            let n = zr.answerable.len();
             let _ = writeln!(
                 s,
-                "\nThe vector z-score does not separate on its own, so its threshold ({z:.4}) is set just above the highest unanswerable z-score ({hi:.4}): the vector route only keeps a passage that scores higher than any unanswerable question did, and never admits one of them. Keyword coverage does the main work."
+                "At these values {}/{n} answerable questions clear the keyword-coverage threshold and {}/{n} the vector threshold.",
+                clears(Signal::KeywordCoverage),
+                clears(Signal::VectorZ)
             );
         }
     }
@@ -86,7 +107,7 @@ pub fn render_markdown(c: &Calibration, date: &str, svg_name: &str) -> String {
         let word = if cos.margin.is_some_and(|m| m > 0.0) { "separates" } else { "does not separate" };
         let _ = writeln!(
             s,
-            "\nRaw cosine {word} answerable from unanswerable questions (margin {}); it is shown for comparison only.",
+            "\nCosine {word} answerable from unanswerable questions (margin {}); it is shown for comparison only.",
             fmt(cos.margin)
         );
     }
@@ -109,7 +130,8 @@ fn signal_section(s: &mut String, r: &SignalReport) {
             f.f1
         );
     }
-    let _ = writeln!(s, "### Answerable questions\n\n| question | best expected chunk | score | rank | clears proposal |\n|---|---|---|---|---|");
+    let at = r.applied.map_or_else(|| "threshold".to_string(), |t| format!("{t:.4}"));
+    let _ = writeln!(s, "### Answerable questions\n\n| question | best expected chunk | score | rank | clears {at} |\n|---|---|---|---|---|");
     for a in &r.answerable {
         let ok = match a.ok_at_proposal {
             Some(true) => "yes",
@@ -125,7 +147,7 @@ fn signal_section(s: &mut String, r: &SignalReport) {
             a.rank.map(|r| r.to_string()).unwrap_or_else(|| "—".into())
         );
     }
-    let _ = writeln!(s, "\n### Unanswerable questions\n\n| question | highest-scoring chunk | score | rejected at proposal |\n|---|---|---|---|");
+    let _ = writeln!(s, "\n### Unanswerable questions\n\n| question | highest-scoring chunk | score | rejected at {at} |\n|---|---|---|---|");
     for u in &r.unanswerable {
         let ok = match u.ok_at_proposal {
             Some(true) => "yes",

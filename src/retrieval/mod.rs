@@ -7,7 +7,9 @@
 //! 3. Merge. With a reranker, keep chunks whose score clears the reranker
 //!    threshold. Without one, order by reciprocal rank fusion (k = 60) of the
 //!    BM25, vector and keyword-coverage rankings, and keep a chunk when its
-//!    cosine z-score or its keyword coverage clears its threshold.
+//!    cosine z-score or its keyword coverage clears its threshold. Both
+//!    relevance signals leave place words out (ids, districts, cities: see
+//!    [`topic`]); the rankings use the whole question.
 //! 4. Order: the scoped listing's own chunks first, then by reranker score, or
 //!    without a reranker by keyword coverage with RRF breaking ties; top `k`.
 //! 5. Nothing kept → `found: false` with a reason. The nearest passage is not an answer.
@@ -23,6 +25,7 @@ pub mod glossary;
 pub mod rerank;
 pub mod store;
 pub mod thresholds;
+pub mod topic;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -36,6 +39,7 @@ use embed::Embedder;
 use rerank::Reranker;
 use store::{FlatStore, VectorStore};
 use thresholds::{ThresholdsError, ThresholdsFile};
+use topic::PlaceTerms;
 
 /// Size of each candidate list (BM25 and vector).
 pub const CANDIDATES_PER_LIST: usize = 20;
@@ -117,9 +121,10 @@ pub struct Candidate {
     pub vector_rank: Option<usize>,
     /// Keyword coverage, 0..1.
     pub coverage: f64,
-    /// Raw cosine similarity.
+    /// Cosine similarity between the chunk and the question's topic (the
+    /// question without place words, [`PlaceTerms::topic`]).
     pub cosine: f64,
-    /// z-score of the cosine among all scoped chunks.
+    /// z-score of that cosine among all scoped chunks.
     pub cosine_z: f64,
     /// Reranker score when a reranker is configured.
     pub rerank: Option<f64>,
@@ -144,6 +149,7 @@ pub struct Retriever {
     keep: KeepRule,
     by_listing: HashMap<String, Vec<usize>>,
     policy: Vec<usize>,
+    places: PlaceTerms,
 }
 
 impl Retriever {
@@ -180,6 +186,7 @@ impl Retriever {
             keep: settings.keep,
             by_listing,
             policy,
+            places: PlaceTerms::from_listings(&catalogue.listings),
         })
     }
 
@@ -225,9 +232,18 @@ impl Retriever {
         let scope = self.scope(listing);
         let terms = query_concepts(question);
         let bm25 = self.keyword.search(&terms, listing, CANDIDATES_PER_LIST)?;
-        let query = self.embedder.embed_queries(&[question])?.pop().unwrap_or_default();
+        // The vector list ranks by the whole question (a district helps find
+        // its listing); the relevance signal uses the topic alone.
+        let topic = self.places.topic(question);
+        let texts: Vec<&str> = if topic == question { vec![question] } else { vec![question, topic.as_str()] };
+        let mut queries = self.embedder.embed_queries(&texts)?.into_iter();
+        let query = queries.next().unwrap_or_default();
         let cosines = self.vectors.cosines(&query, &scope);
-        let (mean, sd) = mean_sd(&cosines);
+        let topic_cosines = match queries.next() {
+            Some(topic_query) => self.vectors.cosines(&topic_query, &scope),
+            None => cosines.clone(),
+        };
+        let (mean, sd) = mean_sd(&topic_cosines);
         let by_cosine = top_by_cosine(&scope, &cosines, CANDIDATES_PER_LIST);
         // Unscoped, the scope is every chunk in order (it can hold 100k):
         // index it directly; scoped, it is one listing's chunks plus policies.
@@ -235,7 +251,7 @@ impl Retriever {
             if listing.is_some() { scope.iter().enumerate().map(|(p, &c)| (c, p)).collect() } else { HashMap::new() };
         let cosine_of = |chunk: usize| -> Option<f32> {
             let p = if listing.is_some() { position.get(&chunk).copied() } else { Some(chunk) };
-            p.and_then(|p| cosines.get(p).copied())
+            p.and_then(|p| topic_cosines.get(p).copied())
         };
 
         let mut merged: Vec<Candidate> = Vec::new();
@@ -466,6 +482,9 @@ impl std::str::FromStr for EmbedderChoice {
     }
 }
 
+/// A loaded embedder and, in reranker mode, a cross-encoder.
+pub type Models = (Arc<dyn Embedder>, Option<Arc<dyn Reranker>>);
+
 /// Retrieval options as the command line gives them.
 #[derive(Debug, Clone)]
 pub struct RetrievalConfig {
@@ -498,7 +517,7 @@ impl RetrievalConfig {
     ///
     /// # Errors
     /// A model that cannot be loaded.
-    pub fn models(&self) -> Result<(Arc<dyn Embedder>, Option<Arc<dyn Reranker>>), RetrievalError> {
+    pub fn models(&self) -> Result<Models, RetrievalError> {
         let embedder: Arc<dyn Embedder> = match self.embedder {
             EmbedderChoice::Hashing => Arc::new(embed::HashingEmbedder::default()),
             EmbedderChoice::E5 => Arc::new(e5::E5Embedder::load(&self.models_dir.join(e5::E5_MODEL_ID))?),

@@ -66,7 +66,7 @@ impl FlatStore {
     /// Rebuilds a store from cached row-major data; `None` when the length is not
     /// a multiple of `dims`.
     pub fn from_data(dims: usize, data: Vec<f32>) -> Option<Self> {
-        (dims > 0 && data.len() % dims == 0).then(|| Self::with_columns(dims, data))
+        (dims > 0 && data.len().is_multiple_of(dims)).then(|| Self::with_columns(dims, data))
     }
 }
 

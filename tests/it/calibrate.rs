@@ -184,7 +184,7 @@ fn bundled_thresholds_equal_the_calibration_proposal() {
     let file = ThresholdsFile::load(&root().join("retrieval.thresholds.json")).unwrap();
     assert_eq!(file.entries.get(&c.model_id), Some(&c.proposal), "run `inquiry calibrate --write` and review the diff");
     assert!(c.separates);
-    // Raw cosine does not separate answerable from unanswerable; the calibrated keyword signal does.
+    // The cosine does not separate answerable from unanswerable; the calibrated keyword signal does.
     let margin = |s: Signal| c.signals.iter().find(|r| r.signal == s).unwrap().margin.unwrap();
     assert!(margin(Signal::Cosine) < 0.0, "cosine margin {}", margin(Signal::Cosine));
     assert!(margin(Signal::KeywordCoverage) > 0.0);
@@ -252,5 +252,5 @@ fn e5_thresholds_equal_the_calibration_proposal_when_models_are_present() {
     assert!(!c.separates);
     assert_eq!(c.combined_false_positives, 0);
     let cosine = c.signals.iter().find(|s| s.signal == Signal::Cosine).unwrap();
-    assert!(cosine.margin.unwrap() < 0.0, "raw cosine does not separate");
+    assert!(cosine.margin.unwrap() < 0.0, "cosine does not separate");
 }

@@ -158,7 +158,7 @@ fn a_term_in_half_the_corpus_still_scores_above_zero() {
     let cat = tiny_catalogue("The flat has a balcony. The kitchen is new. A balcony faces west. The cellar is dry.");
     let index = KeywordIndex::build(&cat.chunks, &vec![String::new(); 4]).unwrap();
     let concepts = query_concepts("balcony");
-    assert!(index.idf(&concepts[0].term.as_str()) > 0.0);
+    assert!(index.idf(concepts[0].term.as_str()) > 0.0);
     let hits = index.search(&concepts, None, 5).unwrap();
     assert_eq!(hits.len(), 2);
     assert!(hits.iter().all(|(_, score)| *score > 0.0));
