@@ -1,6 +1,7 @@
 //! On-disk cache of passage embeddings, keyed by model id and a hash of the
-//! corpus: any change to a chunk id or text, or to the model, gives a new key,
-//! so a stale file is never read. A corrupt file is ignored and rebuilt.
+//! corpus and the model's weights fingerprint: any change to a chunk id or
+//! text, or to the model files, gives a new key, so a stale file is never
+//! read. A corrupt file is ignored and rebuilt.
 //!
 //! File `<dir>/<model-id>-<hash>.emb`: magic `INQEMB1\n`, dims (u32 LE),
 //! count (u32 LE), then `count × dims` f32 LE.
@@ -14,10 +15,11 @@ use crate::chunk::Chunk;
 
 const MAGIC: &[u8; 8] = b"INQEMB1\n";
 
-/// Hex SHA-256 (first 16 hex digits) of the model id and every chunk id and text.
-pub fn corpus_hash(model_id: &str, chunks: &[Chunk]) -> String {
+/// Hex SHA-256 (first 16 hex digits) of the model fingerprint
+/// ([`super::embed::Embedder::fingerprint`]) and every chunk id and text.
+pub fn corpus_hash(fingerprint: &str, chunks: &[Chunk]) -> String {
     let mut h = Sha256::new();
-    h.update(model_id.as_bytes());
+    h.update(fingerprint.as_bytes());
     for c in chunks {
         h.update([0u8]);
         h.update(c.id.as_bytes());

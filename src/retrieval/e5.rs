@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use candle_core::{DType, Device};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
+use sha2::{Digest, Sha256};
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
 use super::embed::{normalise, EmbedError, Embedder};
@@ -35,6 +36,7 @@ pub struct E5Embedder {
     dims: usize,
     pad_id: u32,
     dir: PathBuf,
+    fingerprint: String,
 }
 
 impl std::fmt::Debug for E5Embedder {
@@ -59,6 +61,23 @@ pub(crate) fn check_model_dir(dir: &Path, files: &[&str], how: &str) -> Result<(
     } else {
         Err(format!("{}: missing {}; {how}", dir.display(), missing.join(", ")))
     }
+}
+
+/// `multilingual-e5-small:<sha256 of config.json and tokenizer.json>:<size>:<mtime>`
+/// of `model.safetensors`. The weights file is identified by size and
+/// modification time rather than hashed: hashing 470 MB would add about a
+/// second to every start; a re-conversion writes a new file and so a new mtime.
+fn fingerprint(dir: &Path) -> Result<String, String> {
+    let mut h = Sha256::new();
+    for name in ["config.json", "tokenizer.json"] {
+        let path = dir.join(name);
+        h.update(std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    let weights = dir.join("model.safetensors");
+    let meta = std::fs::metadata(&weights).map_err(|e| format!("{}: {e}", weights.display()))?;
+    let mtime = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).unwrap_or_default();
+    let digest: String = h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
+    Ok(format!("{E5_MODEL_ID}:{digest}:{}:{}", meta.len(), mtime.as_nanos()))
 }
 
 impl E5Embedder {
@@ -100,7 +119,8 @@ impl E5Embedder {
         let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
             .map_err(|e| err(format!("{}: {e}", weights.display())))?;
         let model = BertModel::load(vb, &config).map_err(|e| err(format!("{}: {e}", weights.display())))?;
-        Ok(Self { model, tokenizer, device, dims: config.hidden_size, pad_id, dir: dir.to_path_buf() })
+        let fingerprint = fingerprint(dir).map_err(err)?;
+        Ok(Self { model, tokenizer, device, dims: config.hidden_size, pad_id, dir: dir.to_path_buf(), fingerprint })
     }
 
     /// The directory the model was loaded from.
@@ -170,6 +190,10 @@ impl E5Embedder {
 }
 
 impl Embedder for E5Embedder {
+    fn fingerprint(&self) -> String {
+        self.fingerprint.clone()
+    }
+
     fn model_id(&self) -> &str {
         E5_MODEL_ID
     }
@@ -198,5 +222,23 @@ mod tests {
         let e = E5Embedder::load(tmp.path()).unwrap_err().to_string();
         assert!(e.contains("missing tokenizer.json, model.safetensors"), "{e}");
         assert!(e.contains(&tmp.path().display().to_string()), "{e}");
+    }
+
+    #[test]
+    fn fingerprint_changes_when_any_model_file_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let write = |name: &str, body: &[u8]| std::fs::write(tmp.path().join(name), body).unwrap();
+        write("config.json", b"{}");
+        write("tokenizer.json", b"{}");
+        write("model.safetensors", b"weights v1");
+        let first = fingerprint(tmp.path()).unwrap();
+        assert_eq!(fingerprint(tmp.path()).unwrap(), first, "stable for unchanged files");
+        write("tokenizer.json", b"{\"v\": 2}");
+        let second = fingerprint(tmp.path()).unwrap();
+        assert_ne!(second, first);
+        write("model.safetensors", b"weights v2, longer");
+        assert_ne!(fingerprint(tmp.path()).unwrap(), second);
+        std::fs::remove_file(tmp.path().join("model.safetensors")).unwrap();
+        assert!(fingerprint(tmp.path()).unwrap_err().contains("model.safetensors"));
     }
 }

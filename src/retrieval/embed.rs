@@ -39,6 +39,12 @@ pub trait Embedder: Send + Sync {
     fn cacheable(&self) -> bool {
         true
     }
+    /// Identity of the weights behind [`Embedder::model_id`]; part of the
+    /// embedding-cache key, so re-converted weights under the same id rebuild
+    /// the cache. Defaults to the model id (for embedders without weights).
+    fn fingerprint(&self) -> String {
+        self.model_id().to_owned()
+    }
 }
 
 /// Deterministic offline embedder: hashed word and character-trigram features

@@ -406,7 +406,7 @@ fn embed_passages(
     let dims = embedder.dims();
     let path = cache_dir
         .filter(|_| embedder.cacheable())
-        .map(|dir| cache::cache_path(dir, embedder.model_id(), &cache::corpus_hash(embedder.model_id(), chunks)));
+        .map(|dir| cache::cache_path(dir, embedder.model_id(), &cache::corpus_hash(&embedder.fingerprint(), chunks)));
     if let Some(path) = &path {
         if let Some(data) = cache::load(path, dims, chunks.len()) {
             if let Some(store) = FlatStore::from_data(dims, data) {
