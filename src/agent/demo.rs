@@ -407,7 +407,9 @@ struct Analysis {
 
 /// Detects German vs English from marker words (folded), ignoring quoted
 /// passages and bracketed citations: a German reply that quotes the English
-/// catalogue is still German. Ties go to English.
+/// catalogue is still German. Words common in both languages (`was`, `an`,
+/// `also`) are no markers. A tie goes to a statistical detector (whatlang,
+/// English and German only), which answers English when unsure.
 pub fn detect_language(text: &str) -> Lang {
     let text = super::guards::own_words(text);
     let text = text.as_ref();
@@ -452,7 +454,6 @@ pub fn detect_language(text: &str) -> Lang {
         "danke",
         "hallo",
         "wann",
-        "was",
         "welche",
         "konnen",
         "ware",
@@ -474,8 +475,8 @@ pub fn detect_language(text: &str) -> Lang {
         "aber",
     ];
     const EN: &[&str] = &[
-        "i", "is", "the", "and", "not", "a", "an", "with", "for", "how", "much", "there", "are", "at", "have", "can",
-        "may", "would", "we", "also", "still", "to", "on", "please", "thanks", "hello", "when", "what", "which",
+        "i", "is", "the", "and", "not", "a", "with", "for", "how", "much", "there", "are", "at", "have", "can",
+        "may", "would", "we", "still", "to", "on", "please", "thanks", "hello", "when", "what", "which",
         "could", "you", "your", "my", "us", "from", "of", "it", "view", "rent", "deposit", "does", "do", "or", "but",
     ];
     let folded = fold(text);
@@ -1191,6 +1192,15 @@ mod tests {
         assert!(a.pets);
         assert_eq!(a.intents, [HandoffReason::ViewingRequest]);
         assert_eq!(a.questions, ["is heating included"]);
+    }
+
+    #[test]
+    fn words_shared_by_both_languages_do_not_decide() {
+        // "was" is English too: this question got a German reply once.
+        assert_eq!(detect_language("When was HH-1001 built?"), Lang::En);
+        assert_eq!(detect_language("Was kostet ein Tiefgaragenstellplatz bei M-3002?"), Lang::De);
+        assert_eq!(detect_language("Liegt die Wohnung an der Alster?"), Lang::De);
+        assert_eq!(detect_language("Is the flat also available in May?"), Lang::En);
     }
 
     #[test]
