@@ -146,6 +146,9 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("elevator", &["lift"]),
     ("pet", &["animals", "dogs", "cats"]),
     ("pets", &["animals", "dogs", "cats"]),
+    // The catalogue writes amounts as "1,650 EUR"; customers write euros.
+    ("euro", &["eur"]),
+    ("euros", &["eur"]),
 ];
 
 /// The glossary with both sides analyzed like index terms (folded, stemmed).

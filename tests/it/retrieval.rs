@@ -121,6 +121,16 @@ fn scoped_deposit_question_returns_the_listing_sentence_before_the_policy() {
 }
 
 #[test]
+fn euros_in_a_question_match_eur_in_the_catalogue() {
+    // "euros" is an unknown word to the catalogue, which writes "EUR": with the
+    // highest IDF it pulled coverage of the deposit sentence under the threshold.
+    let cat = catalogue();
+    let r = offline_retriever(&cat);
+    let out = r.retrieve("How much is the deposit for M-3002 in euros?", Some("M-3002"), 5).unwrap();
+    assert_eq!(out.results.first().map(|h| h.chunk_id.as_str()), Some("M-3002#s8"), "{out:?}");
+}
+
+#[test]
 fn nothing_suitable_found_has_a_reason() {
     let cat = catalogue();
     let r = offline_retriever(&cat);
