@@ -475,9 +475,9 @@ pub fn detect_language(text: &str) -> Lang {
         "aber",
     ];
     const EN: &[&str] = &[
-        "i", "is", "the", "and", "not", "a", "with", "for", "how", "much", "there", "are", "at", "have", "can",
-        "may", "would", "we", "still", "to", "on", "please", "thanks", "hello", "when", "what", "which",
-        "could", "you", "your", "my", "us", "from", "of", "it", "view", "rent", "deposit", "does", "do", "or", "but",
+        "i", "is", "the", "and", "not", "a", "with", "for", "how", "much", "there", "are", "at", "have", "can", "may",
+        "would", "we", "still", "to", "on", "please", "thanks", "hello", "when", "what", "which", "could", "you",
+        "your", "my", "us", "from", "of", "it", "view", "rent", "deposit", "does", "do", "or", "but",
     ];
     let folded = fold(text);
     let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();

@@ -224,6 +224,33 @@ pub struct Calibration {
     pub combined_recall_hits: usize,
     /// Under the proposed rule: unanswerable questions returning passages.
     pub combined_false_positives: usize,
+    /// Without a reranker: the best pair a joint search over both thresholds
+    /// finds (`None` with a reranker).
+    #[serde(default)]
+    pub joint: Option<JointSearch>,
+}
+
+/// Result of searching keyword-coverage and vector-z thresholds together.
+///
+/// The proposal sets the two thresholds one after the other (coverage first,
+/// then z above every unanswerable z-score). This search tries every pair of
+/// candidate values (each signal's per-question scores and the midpoints
+/// between neighbours) and keeps the pair with the most answerable questions
+/// in the top 5 at 0 false positives, so the report can say whether any pair
+/// does better than the proposal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JointSearch {
+    /// Pairs tried.
+    pub pairs: usize,
+    /// Best pair's keyword-coverage threshold.
+    pub keyword_coverage: f64,
+    /// Best pair's vector z threshold.
+    pub vector_z: f64,
+    /// Answerable questions in the top 5 at that pair.
+    pub recall_hits: usize,
+    /// Whether the pair replaced the one-after-the-other proposal (it found
+    /// more questions, or the proposal had false positives).
+    pub replaced_proposal: bool,
 }
 
 /// Best score (and rank by the signal) of an expected chunk, or the highest
@@ -407,36 +434,61 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
         (vec![Signal::KeywordCoverage, Signal::VectorZ, Signal::Cosine], fused_proposal(&qs))
     };
     let mut reports: Vec<SignalReport> = signals.iter().map(|s| analyse_signal(&qs, *s)).collect();
-    // A signal without a threshold of its own still gets one written in the
-    // fused entry; show each question's verdict at that value.
-    for r in reports.iter_mut().filter(|r| r.applied.is_none()) {
-        let written = match r.signal {
-            Signal::VectorZ => proposal.vector_z,
-            Signal::KeywordCoverage => proposal.keyword_coverage,
-            Signal::Rerank | Signal::Cosine => None,
-        };
-        if let Some(t) = written {
-            r.apply(t);
-        }
-    }
-    let proposal = if reranker.is_some() {
+    let mut proposal = if reranker.is_some() {
         ModelThresholds { rerank: reports[0].proposal().map(round4), ..proposal }
     } else {
         proposal
     };
-    let keep = |c: &Candidate| -> bool {
-        match (proposal.rerank, proposal.vector_z, proposal.keyword_coverage) {
-            (Some(t), _, _) if reranker.is_some() => c.rerank.is_some_and(|s| s >= t),
-            (_, Some(z), Some(cv)) => c.cosine_z >= z || c.coverage >= cv,
-            _ => false,
-        }
-    };
     let order = if reranker.is_some() { Signal::Rerank } else { Signal::KeywordCoverage };
-    let (mut hits, mut fps) = (0, 0);
-    for q in &qs {
-        let (hit, any) = outcome(q, &keep, order);
-        hits += usize::from(hit);
-        fps += usize::from(any && !q.answerable);
+    let judge = |p: &ModelThresholds| -> (usize, usize) {
+        let keep = |c: &Candidate| -> bool {
+            match (p.rerank, p.vector_z, p.keyword_coverage) {
+                (Some(t), _, _) if reranker.is_some() => c.rerank.is_some_and(|s| s >= t),
+                (_, Some(z), Some(cv)) => c.cosine_z >= z || c.coverage >= cv,
+                _ => false,
+            }
+        };
+        let (mut hits, mut fps) = (0, 0);
+        for q in &qs {
+            let (hit, any) = outcome(q, &keep, order);
+            hits += usize::from(hit);
+            fps += usize::from(any && !q.answerable);
+        }
+        (hits, fps)
+    };
+    let (mut hits, mut fps) = judge(&proposal);
+    let mut joint = if reranker.is_none() { joint_search(&qs) } else { None };
+    if let Some(j) = joint.as_mut() {
+        let pair = ModelThresholds {
+            keyword_coverage: Some(round4(j.keyword_coverage)),
+            vector_z: Some(round4(j.vector_z)),
+            rerank: None,
+        };
+        let (pair_hits, pair_fps) = judge(&pair);
+        if pair_fps == 0 && (fps > 0 || pair_hits > hits) {
+            // The joint search beats the one-after-the-other proposal: write it.
+            (proposal, hits, fps) = (pair, pair_hits, pair_fps);
+            j.replaced_proposal = true;
+        } else if fps == 0 {
+            // Report the proposal itself when it is as good as the best pair.
+            if let (Some(cv), Some(z)) = (proposal.keyword_coverage, proposal.vector_z) {
+                (j.keyword_coverage, j.vector_z, j.recall_hits) = (cv, z, hits);
+            }
+        }
+    }
+    // Without a reranker, show each question's verdict at the value the fused
+    // entry writes for its signal (whether or not the signal separates alone).
+    if reranker.is_none() {
+        for r in &mut reports {
+            let written = match r.signal {
+                Signal::VectorZ => proposal.vector_z,
+                Signal::KeywordCoverage => proposal.keyword_coverage,
+                Signal::Rerank | Signal::Cosine => None,
+            };
+            if let Some(t) = written {
+                r.apply(t);
+            }
+        }
     }
     let answerable = qs.iter().filter(|q| q.answerable).count();
     Ok(Calibration {
@@ -451,7 +503,55 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
         separates: hits == answerable && fps == 0,
         combined_recall_hits: hits,
         combined_false_positives: fps,
+        joint,
     })
+}
+
+/// Candidate thresholds for a signal: every per-question score and the
+/// midpoints between neighbours, ascending.
+fn candidate_thresholds(qs: &[&Scored], signal: Signal) -> Vec<f64> {
+    let mut values: Vec<f64> = qs.iter().filter_map(|q| question_score(q, signal).score).collect();
+    values.sort_by(f64::total_cmp);
+    values.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
+    let mut out = values.clone();
+    out.extend(values.windows(2).map(|w| (w[0] + w[1]) / 2.0));
+    out.sort_by(f64::total_cmp);
+    out
+}
+
+/// Joint search over (keyword coverage, vector z) pairs: most answerable
+/// questions in the top 5 with 0 false positives; ties go to the highest
+/// thresholds (the most conservative pair). `None` when no pair keeps every
+/// unanswerable question out.
+fn joint_search(qs: &[&Scored]) -> Option<JointSearch> {
+    let coverage = candidate_thresholds(qs, Signal::KeywordCoverage);
+    let z = candidate_thresholds(qs, Signal::VectorZ);
+    let mut best: Option<JointSearch> = None;
+    for &ct in &coverage {
+        for &zt in &z {
+            let keep = |c: &Candidate| c.coverage >= ct || c.cosine_z >= zt;
+            let mut hits = 0;
+            let mut clean = true;
+            for q in qs {
+                let (hit, any) = outcome(q, &keep, Signal::KeywordCoverage);
+                if any && !q.answerable {
+                    clean = false;
+                    break;
+                }
+                hits += usize::from(hit);
+            }
+            if clean && best.as_ref().is_none_or(|b| hits >= b.recall_hits) {
+                best = Some(JointSearch {
+                    pairs: 0,
+                    keyword_coverage: ct,
+                    vector_z: zt,
+                    recall_hits: hits,
+                    replaced_proposal: false,
+                });
+            }
+        }
+    }
+    best.map(|b| JointSearch { pairs: coverage.len() * z.len(), ..b })
 }
 
 /// Fused-mode proposal: keyword coverage from its own separation (midpoint,

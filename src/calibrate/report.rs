@@ -43,6 +43,21 @@ pub fn render_markdown(c: &Calibration, date: &str, svg_name: &str) -> String {
         c.combined_false_positives,
         c.unanswerable
     );
+    if let Some(j) = &c.joint {
+        let _ = if j.replaced_proposal {
+            writeln!(
+                s,
+                "This pair is the best of {} (keyword coverage, vector z) pairs searched together; setting the two thresholds one after the other did worse.\n",
+                j.pairs
+            )
+        } else {
+            writeln!(
+                s,
+                "A joint search over {} (keyword coverage, vector z) pairs finds none with more answerable questions in the top 5 at 0 false positives: {}/{} is the most this rule reaches on this golden set.\n",
+                j.pairs, j.recall_hits, c.answerable
+            )
+        };
+    }
     let _ = writeln!(s, "![score distributions]({svg_name})\n");
     let _ = writeln!(s, "## Signals\n\n| signal | lowest answerable | highest unanswerable | margin | proposal | leave-one-out changes |\n|---|---|---|---|---|---|");
     for r in &c.signals {

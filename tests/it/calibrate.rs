@@ -184,6 +184,11 @@ fn bundled_thresholds_equal_the_calibration_proposal() {
     let file = ThresholdsFile::load(&root().join("retrieval.thresholds.json")).unwrap();
     assert_eq!(file.entries.get(&c.model_id), Some(&c.proposal), "run `inquiry calibrate --write` and review the diff");
     assert!(c.separates);
+    // Searching both thresholds together finds nothing better than the proposal.
+    let joint = c.joint.as_ref().expect("fused mode runs the joint search");
+    assert!(joint.pairs > 100, "{joint:?}");
+    assert!(!joint.replaced_proposal);
+    assert_eq!(joint.recall_hits, c.combined_recall_hits);
     // The cosine does not separate answerable from unanswerable; the calibrated keyword signal does.
     let margin = |s: Signal| c.signals.iter().find(|r| r.signal == s).unwrap().margin.unwrap();
     assert!(margin(Signal::Cosine) < 0.0, "cosine margin {}", margin(Signal::Cosine));
@@ -251,6 +256,10 @@ fn e5_thresholds_equal_the_calibration_proposal_when_models_are_present() {
     // Honest figures: no separation on all 52 answerable questions; 0 false positives kept.
     assert!(!c.separates);
     assert_eq!(c.combined_false_positives, 0);
+    // No (coverage, z) pair does better: the fused rule's ceiling on this set.
+    let joint = c.joint.as_ref().expect("fused mode runs the joint search");
+    assert_eq!(joint.recall_hits, c.combined_recall_hits, "{joint:?}");
+    assert!(c.combined_recall_hits >= 45, "measured 45/52");
     let cosine = c.signals.iter().find(|s| s.signal == Signal::Cosine).unwrap();
     assert!(cosine.margin.unwrap() < 0.0, "cosine does not separate");
 }
