@@ -86,13 +86,10 @@ impl AgentRunner for McpAgentRunner {
 /// keys, more than [`MAX_HISTORY`] entries.
 pub fn load_history(path: &PathBuf) -> anyhow::Result<Vec<HistoryTurn>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    let mut de = serde_json::Deserializer::from_str(&text);
-    let turns: Vec<HistoryTurn> = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let turns: Vec<HistoryTurn> = crate::json_file::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
-            "{}: at `{}`: {}; expected a JSON array of {{\"inquiry\": \"…\", \"reply\": \"…\"}} objects",
-            path.display(),
-            e.path(),
-            e.inner()
+            "{}: {e}; expected a JSON array of {{\"inquiry\": \"…\", \"reply\": \"…\"}} objects",
+            path.display()
         )
     })?;
     if turns.len() > MAX_HISTORY {

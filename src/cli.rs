@@ -108,17 +108,17 @@ impl RetrievalArgs {
 /// Agent limits, overridable per run (SPEC §6 defaults).
 #[derive(Debug, Clone, clap::Args)]
 pub struct LimitArgs {
-    /// Most model calls per inquiry.
-    #[arg(long, default_value_t = 8)]
+    /// Most model calls per inquiry (at least 1).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_model_calls: u32,
-    /// Token budget per inquiry (tokens).
-    #[arg(long, default_value_t = 80_000)]
+    /// Token budget per inquiry (tokens, at least 1).
+    #[arg(long, default_value_t = 80_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub token_budget: u64,
-    /// Timeout of one model call (seconds).
-    #[arg(long, default_value_t = 60)]
+    /// Timeout of one model call (seconds, at least 1).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     pub model_timeout: u64,
-    /// Timeout of one tool call (seconds).
-    #[arg(long, default_value_t = 30)]
+    /// Timeout of one tool call (seconds, at least 1).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub tool_timeout: u64,
 }
 
@@ -381,20 +381,29 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn tool(args: ToolArgs) -> anyhow::Result<ExitCode> {
-    let catalogue = Arc::new(Catalogue::load(&args.data)?);
-    let retriever = args.retrieval.config().build(&catalogue)?;
-    let toolbox = Toolbox::new(catalogue, Arc::new(retriever), Arc::new(HandoffQueue::new()));
-    let json: serde_json::Value = serde_json::from_str(&args.arguments)
-        .with_context(|| format!("tool arguments are not valid JSON: {}", args.arguments))?;
+    // Check the cheap things before loading models.
     if !crate::tools::TOOL_NAMES.contains(&args.name.as_str()) {
         bail!("unknown tool \"{}\"; expected one of: {}", args.name, crate::tools::TOOL_NAMES.join(", "));
     }
+    let json: serde_json::Value = serde_json::from_str(&args.arguments)
+        .with_context(|| format!("tool arguments are not valid JSON: {}", args.arguments))?;
+    let catalogue = Arc::new(Catalogue::load(&args.data)?);
+    let retriever = args.retrieval.config().build(&catalogue)?;
+    let toolbox = Toolbox::new(catalogue, Arc::new(retriever), Arc::new(HandoffQueue::new()));
     let result = crate::tools::call_json(&toolbox, &args.name, json);
-    decided(if result.is_error { 1 } else { 0 });
+    // A tool error is the caller's input being rejected: a usage error (2).
+    // The error object still goes to stdout, as the tool returned it.
+    let code = if result.is_error { 2 } else { 0 };
+    decided(code);
+    if result.is_error {
+        let field = |k: &str| result.value.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        let hint = field("hint");
+        eprintln!("error: {}{}", field("error"), if hint.is_empty() { String::new() } else { format!(" ({hint})") });
+    }
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &result.value)?;
     writeln!(out)?;
-    Ok(if result.is_error { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(ExitCode::from(code))
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -688,8 +697,21 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     use crate::calibrate::{calibrate, report, write_proposal};
     use crate::retrieval::{KeepRule, RetrievalSettings, Retriever};
     let config = args.retrieval.config();
+    let date = chrono::Utc::now().format("%Y-%m-%d").to_string();
+    let stem = args.name.clone().unwrap_or_else(|| format!("calibration-{date}"));
+    if stem.is_empty() || stem.starts_with('.') || stem.contains(['/', '\\']) {
+        bail!("--name {stem:?}: expected a plain file name without slashes or a leading dot");
+    }
     let catalogue = Catalogue::load(&args.data)?;
     let golden = crate::golden::GoldenSet::load(&args.golden, &catalogue)?;
+    if golden.answerable.is_empty() || golden.unanswerable.is_empty() {
+        bail!(
+            "{}: calibration needs answerable and unanswerable questions (found {} and {}): a threshold sits between the two",
+            args.golden.display(),
+            golden.answerable.len(),
+            golden.unanswerable.len()
+        );
+    }
     let (embedder, reranker) = config.models()?;
     // Calibration measures raw signals: the keep rule is irrelevant here, so
     // a missing thresholds entry is not an error (that is what this command fixes).
@@ -699,10 +721,12 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
         RetrievalSettings { embedder, reranker, keep, cache_dir: config.cache_dir.clone() },
     )?;
     let result = calibrate(&golden, &retriever)?;
-    let date = chrono::Utc::now().format("%Y-%m-%d").to_string();
-    let stem = args.name.clone().unwrap_or_else(|| format!("calibration-{date}"));
-    if stem.is_empty() || stem.contains(['/', '\\']) {
-        bail!("--name {stem:?}: expected a plain file name without slashes");
+    if result.answerable == 0 {
+        bail!(
+            "{}: every answerable question is marked needs_real_embeddings, so none is measured with {}; calibrate with --embedder e5",
+            args.golden.display(),
+            result.embedder
+        );
     }
     let svg_name = format!("{stem}.svg");
     crate::eval::report::write_atomic(&args.out.join(&svg_name), report::render_svg(&result).as_bytes())?;
@@ -715,7 +739,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     eprint!("{}", report::render_terminal(&result));
     eprintln!("report: {}", args.out.join(format!("{stem}.md")).display());
     if args.write {
-        let diff = write_proposal(&config.thresholds, &result.model_id, result.proposal)?;
+        let diff = write_proposal(&config.thresholds, &result.model_id, result.proposal, result.reranker.is_some())?;
         if diff.is_empty() {
             eprintln!("{}: entry `{}` already equals the proposal", config.thresholds.display(), result.model_id);
         } else {

@@ -125,10 +125,19 @@ impl GoldenSet {
         let set: GoldenSet = yaml_serde::from_str(&text).map_err(|e| GoldenError::Invalid {
             path: path.into(),
             message: match e.location() {
-                Some(loc) => format!("line {}, column {}: {e}", loc.line(), loc.column()),
-                None => e.to_string(),
+                // The library's message may already end in "at line L column C".
+                Some(loc) if !e.to_string().contains(" at line ") => {
+                    format!("line {}, column {}: {e}", loc.line(), loc.column())
+                }
+                _ => e.to_string(),
             },
         })?;
+        if set.answerable.is_empty() && set.unanswerable.is_empty() {
+            return Err(GoldenError::Invalid {
+                path: path.into(),
+                message: "no questions: expected an `answerable:` and an `unanswerable:` list".into(),
+            });
+        }
         set.validate(path, catalogue)?;
         Ok(set)
     }

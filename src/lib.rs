@@ -12,6 +12,7 @@ pub mod eval;
 pub mod fold;
 pub mod golden;
 pub mod handoff;
+pub mod json_file;
 pub mod knowledge;
 pub mod mcp;
 pub mod providers;

@@ -61,10 +61,16 @@ impl Metric {
         }
     }
 
-    /// A ratio `num/den`; unmeasured when `den` is 0.
+    /// A metric with nothing to count in this selection (shown `n/a`; the gate
+    /// neither passes nor fails on it).
+    pub fn not_applicable(name: &str) -> Self {
+        Self { applicable: false, ..Self::new(name, None, "not applicable: nothing in this selection to count") }
+    }
+
+    /// A ratio `num/den`; not applicable when `den` is 0.
     pub fn ratio(name: &str, num: usize, den: usize) -> Self {
         if den == 0 {
-            Self { applicable: false, ..Self::new(name, None, "not applicable: nothing in this selection to count") }
+            Self::not_applicable(name)
         } else {
             Self::new(name, Some(num as f64 / den as f64), format!("{num}/{den}"))
         }
@@ -122,9 +128,8 @@ impl Thresholds {
     /// # Errors
     /// As [`Thresholds::load`].
     pub fn parse(path: &Path, text: &str) -> anyhow::Result<Self> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let bounds: BTreeMap<String, Bounds> = serde_path_to_error::deserialize(&mut de)
-            .map_err(|e| anyhow::anyhow!("{}: at `{}`: {}", path.display(), e.path(), e.inner()))?;
+        let bounds: BTreeMap<String, Bounds> =
+            crate::json_file::from_str(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         for (name, b) in &bounds {
             if !METRICS.iter().any(|(n, _, _)| n == name) {
                 let known: Vec<&str> = METRICS.iter().map(|(n, _, _)| *n).collect();

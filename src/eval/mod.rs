@@ -583,11 +583,15 @@ fn compute_metrics(
         Metric::ratio("number_check_first_draft", drafts.iter().filter(|d| **d).count(), drafts.len()),
         judge_metric,
         Metric::ratio("retrieval_recall_at_5", golden.hits, golden.answerable),
-        Metric::new(
-            "unanswerable_false_positives",
-            Some(golden.false_positives.len() as f64),
-            format!("{}/{}", golden.false_positives.len(), golden.unanswerable),
-        ),
+        if golden.unanswerable == 0 {
+            Metric::not_applicable("unanswerable_false_positives")
+        } else {
+            Metric::new(
+                "unanswerable_false_positives",
+                Some(golden.false_positives.len() as f64),
+                format!("{}/{}", golden.false_positives.len(), golden.unanswerable),
+            )
+        },
         match &costs {
             Some(c) => Metric::new("cost_mean_usd", mean(c), format!("{} runs", c.len())),
             None => Metric::new("cost_mean_usd", None, "unmeasured: the model has no entry in the price table"),

@@ -45,9 +45,8 @@ impl PriceTable {
         }
         let text =
             std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
-        let mut de = serde_json::Deserializer::from_str(&text);
-        let entries: BTreeMap<String, ModelPrice> = serde_path_to_error::deserialize(&mut de)
-            .map_err(|e| anyhow::anyhow!("{}: at `{}`: {}", path.display(), e.path(), e.inner()))?;
+        let entries: BTreeMap<String, ModelPrice> =
+            crate::json_file::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         for (model, p) in &entries {
             for (field, v) in
                 [("input", p.input), ("output", p.output), ("cacheRead", p.cache_read), ("cacheWrite", p.cache_write)]

@@ -12,15 +12,42 @@ use super::{CaseReport, EvalReport};
 /// Writes `bytes` to `path` atomically: a temp file in the same directory,
 /// then a rename, so a reader never sees a half-written report.
 ///
+/// A symlink is followed (its target is replaced, the link stays). An existing
+/// file keeps its permissions; a new one gets the usual `0666 & !umask`
+/// (a plain temp file would leave every report `0600`).
+///
 /// # Errors
-/// I/O errors, naming the path.
+/// A read-only existing file (left untouched), or I/O errors, naming the path.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path)
+            .map_err(|e| anyhow::anyhow!("{}: cannot follow the symlink: {e}", path.display()))?,
+        _ => path.to_path_buf(),
+    };
+    let existing = std::fs::metadata(&target).ok().filter(std::fs::Metadata::is_file);
+    if existing.as_ref().is_some_and(|m| m.permissions().readonly()) {
+        anyhow::bail!("{}: the file is read-only; not overwritten", path.display());
+    }
+    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: cannot create directory: {e}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| anyhow::anyhow!("{}: cannot create a temp file: {e}", dir.display()))?;
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = existing.as_ref().map_or(0o666, |m| m.permissions().mode() & 0o7777);
+        builder.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create a temp file next to it: {e}", path.display()))?;
+    if let Some(m) = &existing {
+        // The umask applied at creation; restore the exact mode.
+        tmp.as_file()
+            .set_permissions(m.permissions())
+            .map_err(|e| anyhow::anyhow!("{}: cannot keep its permissions: {e}", path.display()))?;
+    }
     tmp.write_all(bytes).map_err(|e| anyhow::anyhow!("{}: write failed: {e}", path.display()))?;
-    tmp.persist(path).map_err(|e| anyhow::anyhow!("{}: cannot rename into place: {}", path.display(), e.error))?;
+    tmp.persist(&target).map_err(|e| anyhow::anyhow!("{}: cannot rename into place: {}", path.display(), e.error))?;
     Ok(())
 }
 
@@ -55,7 +82,22 @@ pub fn write_reports(report: &EvalReport, out: &Path) -> anyhow::Result<Written>
     write_atomic(&json, (serde_json::to_string_pretty(&summary_json(report))? + "\n").as_bytes())?;
     let markdown = out.join(format!("{}.md", report.name));
     write_atomic(&markdown, render_markdown(report).as_bytes())?;
+    remove_stale_traces(&out.join(&report.name), &traces);
     Ok(Written { markdown, json, traces })
+}
+
+/// Removes `*.json` traces an earlier run left in the trace directory (a
+/// narrower `--case` selection, a renamed case), so the directory matches the
+/// report. Best effort: a file that cannot be removed is logged, not fatal.
+fn remove_stale_traces(dir: &Path, written: &[PathBuf]) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+        if path.extension().is_some_and(|x| x == "json") && !written.contains(&path) {
+            if let Err(e) = std::fs::remove_file(&path) {
+                tracing::warn!(path = %path.display(), error = %e, "could not remove a stale trace");
+            }
+        }
+    }
 }
 
 /// The JSON report: the whole [`EvalReport`] except each run's full agent
@@ -325,4 +367,41 @@ pub fn render_terminal(r: &EvalReport) -> String {
     let runs: usize = r.cases.iter().map(|c| c.runs.len()).sum();
     let runs = if runs == r.cases.len() { String::new() } else { format!(" over {runs} runs") };
     format!("{table}\n{}{why}: {passed}/{} cases passed{runs}; {} ms\n", r.verdict, r.cases.len(), r.wall_ms)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    use super::*;
+
+    fn mode(p: &Path) -> u32 {
+        std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn keeps_permissions_follows_symlinks_and_refuses_read_only_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("t.json");
+        std::fs::write(&file, "old").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&file, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
+        assert_eq!(mode(&file), 0o640, "existing mode kept");
+
+        let fresh = dir.path().join("sub/report.md");
+        write_atomic(&fresh, b"x").unwrap();
+        assert_ne!(mode(&fresh), 0o600, "a new report is not private to the writer");
+
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        write_atomic(&link, b"via link").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "via link");
+
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let e = write_atomic(&file, b"lost").unwrap_err().to_string();
+        assert!(e.contains("read-only"), "{e}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "via link", "left untouched");
+    }
 }

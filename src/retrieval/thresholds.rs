@@ -92,9 +92,7 @@ impl ThresholdsFile {
     /// As [`ThresholdsFile::load`].
     pub fn parse(path: &Path, text: &str) -> Result<Self, ThresholdsError> {
         let invalid = |message: String| ThresholdsError::Invalid { path: path.into(), message };
-        let mut de = serde_json::Deserializer::from_str(text);
-        let entries: BTreeMap<String, ModelThresholds> = serde_path_to_error::deserialize(&mut de)
-            .map_err(|e| invalid(format!("at `{}`: {}", e.path(), e.inner())))?;
+        let entries: BTreeMap<String, ModelThresholds> = crate::json_file::from_str(text).map_err(invalid)?;
         for (model, t) in &entries {
             for (name, value, max) in [
                 ("vectorZ", t.vector_z, f64::INFINITY),

@@ -263,3 +263,25 @@ fn e5_thresholds_equal_the_calibration_proposal_when_models_are_present() {
     let cosine = c.signals.iter().find(|s| s.signal == Signal::Cosine).unwrap();
     assert!(cosine.margin.unwrap() < 0.0, "cosine does not separate");
 }
+
+#[test]
+fn write_refuses_incomplete_entries_and_shows_a_real_diff() {
+    use inquiry::calibrate::write_proposal;
+    use inquiry::retrieval::thresholds::ModelThresholds;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.json");
+    let original = r#"{"a": {"vectorZ": 2.0, "keywordCoverage": 0.3}, "b": {"vectorZ": 5.0, "keywordCoverage": 0.3}}"#;
+    std::fs::write(&path, original).unwrap();
+    // No vectorZ: ask and eval would stop working, so nothing is written.
+    let incomplete = ModelThresholds { keyword_coverage: Some(0.5), ..Default::default() };
+    let e = write_proposal(&path, "b", incomplete, false).unwrap_err().to_string();
+    assert!(e.contains("no vectorZ threshold") && e.contains("unchanged"), "{e}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+    // The diff shows the removed line even though entry `a` has the same text.
+    let next = ModelThresholds { vector_z: Some(4.0), keyword_coverage: Some(0.4), rerank: None };
+    let diff = write_proposal(&path, "b", next, false).unwrap();
+    assert!(diff.contains("-    \"keywordCoverage\": 0.3") && diff.contains("+    \"keywordCoverage\": 0.4"), "{diff}");
+    assert!(diff.contains("-    \"vectorZ\": 5.0") || diff.contains("-    \"vectorZ\": 5"), "{diff}");
+    let written = inquiry::retrieval::thresholds::ThresholdsFile::load(&path).unwrap();
+    assert_eq!(written.entries["a"].vector_z, Some(2.0), "other entries untouched");
+}

@@ -43,8 +43,16 @@ fn tool_subcommand_prints_json_and_flags_errors() {
     assert_eq!(out.status.code(), Some(0));
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value["price"], 1650.0);
+    // A rejected argument is a usage error: exit 2, the tool's error JSON on
+    // stdout, one line for people on stderr.
     let out = inquiry(&["tool", "get_listing", r#"{"id": "QQ-1"}"#]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(value["error"].as_str().is_some_and(|e| !e.is_empty()), "{value}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: ") && stderr.contains("QQ-1"), "{stderr}");
+    let out = inquiry(&["tool", "search_knowledge", r#"{"query": "ab"}"#]);
+    assert_eq!(out.status.code(), Some(2));
     let out = inquiry(&["tool", "nope"]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -349,6 +349,11 @@ fn writes_reports_junit_and_json() {
     assert_eq!(xml.matches("<testcase ").count(), 12);
     let md = std::fs::read_to_string(dir.path().join("sub.md")).unwrap();
     assert!(md.contains("Git commit:") && md.contains("## Hand-offs by reason") && md.contains("[trace](sub/"));
+    // A narrower rerun under the same name leaves only its own traces.
+    let (code, _, err) = eval_bin(&["--case", "heating-hh-1001", "--name", "sub"], dir.path());
+    assert!(matches!(code, Some(0) | Some(1)), "{err}");
+    let left: Vec<_> = std::fs::read_dir(dir.path().join("sub")).unwrap().filter_map(Result::ok).collect();
+    assert_eq!(left.len(), 1, "{left:?}");
 }
 
 #[test]
@@ -437,4 +442,13 @@ fn malformed_threshold_price_and_golden_files() {
     assert_exit2(&["--golden", g.to_str().unwrap()], &["golden.yaml", "unknown field `scope`", "line"]);
     std::fs::write(&g, "unanswerable:\n  - {id: q, lang: en, question: \"Gym nearby?\"}\n  - {id: q, lang: en, question: \"Pool nearby?\"}\n").unwrap();
     assert_exit2(&["--golden", g.to_str().unwrap()], &["golden.yaml", "question `q`: duplicate id"]);
+    // A truncated golden file must not switch the retrieval gates off.
+    std::fs::write(&g, "").unwrap();
+    assert_exit2(&["--golden", g.to_str().unwrap()], &["golden.yaml", "no questions"]);
+    // Content after the JSON document and repeated keys change what a file
+    // means; both are errors, not silently dropped.
+    std::fs::write(&t, "{\"case_pass_rate\": {\"min\": 0.75}}\n{\"case_pass_rate\": {\"max\": 0.1}}\n").unwrap();
+    assert_exit2(&["--thresholds", t.to_str().unwrap()], &["thresholds.json", "trailing characters at line 2"]);
+    std::fs::write(&t, r#"{"case_pass_rate": {"min": 0.75}, "case_pass_rate": {"max": 0.1}}"#).unwrap();
+    assert_exit2(&["--thresholds", t.to_str().unwrap()], &["thresholds.json", "duplicate key `case_pass_rate`"]);
 }
