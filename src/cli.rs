@@ -406,6 +406,15 @@ fn tool(args: ToolArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(code))
 }
 
+/// Fails before any work when `--out` names something that is not a directory
+/// (it is created later when missing).
+fn check_out_dir(out: &std::path::Path) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        bail!("--out {}: is a file; expected a directory for the reports", out.display());
+    }
+    Ok(())
+}
+
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")
 }
@@ -615,6 +624,7 @@ impl crate::eval::Progress for EvalProgress {
 
 fn eval(args: EvalArgs) -> anyhow::Result<ExitCode> {
     use crate::eval::{report, run_eval, EvalSetup, ModelFactory, Selection};
+    check_out_dir(&args.out)?;
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     let prices = crate::eval::prices::PriceTable::load(&args.prices)?;
     let model = model_client_with(&args.model, args.base_url.as_deref())?;
@@ -702,6 +712,7 @@ fn calibrate(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     if stem.is_empty() || stem.starts_with('.') || stem.contains(['/', '\\']) {
         bail!("--name {stem:?}: expected a plain file name without slashes or a leading dot");
     }
+    check_out_dir(&args.out)?;
     let catalogue = Catalogue::load(&args.data)?;
     let golden = crate::golden::GoldenSet::load(&args.golden, &catalogue)?;
     if golden.answerable.is_empty() || golden.unanswerable.is_empty() {

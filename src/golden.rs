@@ -176,7 +176,10 @@ impl GoldenSet {
             if a.expected.is_empty() {
                 return Err(invalid(&a.id, "field `expected` is empty; expected at least one chunk id".into()));
             }
-            for chunk in &a.expected {
+            for (i, chunk) in a.expected.iter().enumerate() {
+                if a.expected[..i].contains(chunk) {
+                    return Err(invalid(&a.id, format!("field `expected`: chunk id \"{chunk}\" is listed twice")));
+                }
                 match chunk_owner.get(chunk.as_str()) {
                     None => return Err(invalid(&a.id, format!("field `expected`: unknown chunk id \"{chunk}\""))),
                     Some(Some(owner)) if a.listing.as_deref().is_some_and(|l| l != *owner) => {

@@ -22,3 +22,15 @@ pub fn padded(seqs: &[&[u32]], pad_id: u32, device: &Device) -> candle_core::Res
     }
     Ok((Tensor::from_vec(ids, (b, len), device)?, Tensor::from_vec(mask, (b, len), device)?))
 }
+
+/// A candle error as a one-line message for users: without the backtrace
+/// candle appends when `RUST_BACKTRACE` is set, and without the file path it
+/// adds (callers name the file themselves).
+pub fn candle_message(e: &candle_core::Error) -> String {
+    match e {
+        candle_core::Error::WithBacktrace { inner, .. } | candle_core::Error::WithPath { inner, .. } => {
+            candle_message(inner)
+        }
+        other => other.to_string(),
+    }
+}

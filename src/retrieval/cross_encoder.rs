@@ -16,6 +16,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::xlm_roberta::{Config, XLMRobertaForSequenceClassification};
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
+use super::batch::candle_message;
 use super::e5::{check_model_dir, MODEL_FILES};
 use super::rerank::{sigmoid, RerankError, Reranker};
 
@@ -98,10 +99,16 @@ impl CrossEncoder {
         // SAFETY: the file is mapped read-only and every tensor is copied out
         // of the mapping while loading; the mapping is dropped before `load`
         // returns. Changing the file during those moments is not supported.
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
-            .map_err(|e| fail(format!("{}: {e}", weights.display())))?;
-        let model = XLMRobertaForSequenceClassification::new(1, &config, vb)
-            .map_err(|e| fail(format!("{}: {e}", weights.display())))?;
+        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }.map_err(|e| {
+            fail(format!("{}: {} (truncated or not a safetensors file?)", weights.display(), candle_message(&e)))
+        })?;
+        let model = XLMRobertaForSequenceClassification::new(1, &config, vb).map_err(|e| {
+            fail(format!(
+                "{}: {} (expected an XLM-RoBERTa sequence-classification model, e.g. bge-reranker-v2-m3)",
+                weights.display(),
+                candle_message(&e)
+            ))
+        })?;
         Ok(Self { model, tokenizer, device, pad_id: config.pad_token_id, id, dir: dir.to_path_buf() })
     }
 
@@ -137,7 +144,7 @@ impl CrossEncoder {
         let mut out = vec![0f32; ids.len()];
         for batch in order.chunks(BATCH_SIZE) {
             let seqs: Vec<&[u32]> = batch.iter().map(|&i| ids[i].as_slice()).collect();
-            let logits = self.forward(&seqs).map_err(|e| self.fail(format!("inference: {e}")))?;
+            let logits = self.forward(&seqs).map_err(|e| self.fail(format!("inference: {}", candle_message(&e))))?;
             for (&i, l) in batch.iter().zip(logits) {
                 out[i] = l;
             }

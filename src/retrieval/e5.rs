@@ -16,6 +16,7 @@ use candle_transformers::models::bert::{BertModel, Config};
 use sha2::{Digest, Sha256};
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
+use super::batch::candle_message;
 use super::embed::{normalise, EmbedError, Embedder};
 
 /// Model id: keys the thresholds file and the embedding cache.
@@ -116,9 +117,20 @@ impl E5Embedder {
         // SAFETY: the file is mapped read-only and every tensor is copied out
         // of the mapping while loading; the mapping is dropped before `load`
         // returns. Changing the file during those moments is not supported.
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
-            .map_err(|e| err(format!("{}: {e}", weights.display())))?;
-        let model = BertModel::load(vb, &config).map_err(|e| err(format!("{}: {e}", weights.display())))?;
+        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }.map_err(|e| {
+            err(format!(
+                "{}: {} (truncated or not a safetensors file? re-run scripts/fetch-models)",
+                weights.display(),
+                candle_message(&e)
+            ))
+        })?;
+        let model = BertModel::load(vb, &config).map_err(|e| {
+            err(format!(
+                "{}: {} (do config.json and the weights belong together?)",
+                weights.display(),
+                candle_message(&e)
+            ))
+        })?;
         let fingerprint = fingerprint(dir).map_err(err)?;
         Ok(Self { model, tokenizer, device, dims: config.hidden_size, pad_id, dir: dir.to_path_buf(), fingerprint })
     }
@@ -154,7 +166,7 @@ impl E5Embedder {
         let mut out: Vec<Vec<f32>> = vec![Vec::new(); ids.len()];
         for batch in order.chunks(BATCH_SIZE) {
             let seqs: Vec<&[u32]> = batch.iter().map(|&i| ids[i].as_slice()).collect();
-            let vectors = self.forward(&seqs).map_err(|e| err(format!("inference: {e}")))?;
+            let vectors = self.forward(&seqs).map_err(|e| err(format!("inference: {}", candle_message(&e))))?;
             for (&i, v) in batch.iter().zip(vectors) {
                 out[i] = v;
             }

@@ -352,6 +352,13 @@ fn writes_reports_junit_and_json() {
     // A narrower rerun under the same name leaves only its own traces.
     let (code, _, err) = eval_bin(&["--case", "heating-hh-1001", "--name", "sub"], dir.path());
     assert!(matches!(code, Some(0) | Some(1)), "{err}");
+    // --out naming a file fails before any case runs.
+    let out = inquiry(&["eval", "--out", junit.to_str().unwrap()]);
+    let (_, err) = texts(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("is a file; expected a directory"), "{err}");
+    let (code, _, err) = eval_bin(&["--case", "heating-hh-1001", "--name", "sub"], dir.path());
+    assert!(matches!(code, Some(0) | Some(1)), "{err}");
     let left: Vec<_> = std::fs::read_dir(dir.path().join("sub")).unwrap().filter_map(Result::ok).collect();
     assert_eq!(left.len(), 1, "{left:?}");
 }
@@ -434,6 +441,8 @@ fn malformed_threshold_price_and_golden_files() {
         &["--golden", g.to_str().unwrap()],
         &["golden.yaml", "question `q`: field `expected`: unknown chunk id \"HH-1001#s99\""],
     );
+    std::fs::write(&g, "answerable:\n  - id: q\n    lang: en\n    question: \"Is heating included?\"\n    expected: [\"HH-1001#s5\", \"HH-1001#s5\"]\n").unwrap();
+    assert_exit2(&["--golden", g.to_str().unwrap()], &["golden.yaml", "\"HH-1001#s5\" is listed twice"]);
     std::fs::write(
         &g,
         "answerable: []\nunanswerable:\n  - id: q\n    lang: en\n    question: \"Gym?\"\n    scope: HH-1001\n",

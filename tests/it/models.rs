@@ -224,3 +224,17 @@ fn e5_on_the_golden_set() {
     assert!(hits_all >= 45, "recall@5 fell below the measured 45/52: {misses:#?}");
     assert!(false_positives.is_empty(), "unanswerable questions returned passages: {false_positives:#?}");
 }
+
+#[test]
+fn broken_reranker_weights_give_a_one_line_error() {
+    let fixture = root().join("tests/fixtures/tiny-reranker");
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["config.json", "tokenizer.json"] {
+        std::fs::copy(fixture.join(name), dir.path().join(name)).unwrap();
+    }
+    std::fs::write(dir.path().join("model.safetensors"), b"junk").unwrap();
+    let e = CrossEncoder::load(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("model.safetensors") && e.contains("not a safetensors file"), "{e}");
+    // Even with RUST_BACKTRACE set, candle's backtrace stays out of the message.
+    assert!(!e.contains("candle_core::") && e.lines().count() == 1, "{e}");
+}
