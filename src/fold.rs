@@ -8,8 +8,9 @@
 //! those pairs (`blue` → `blu`) still match themselves.
 
 /// Folds one word or phrase: lower-case, diacritics removed, `ae`/`oe`/`ue`
-/// collapsed to `a`/`o`/`u`, `ß` → `ss`. Non-alphanumeric characters are kept as
-/// they are (callers split on them).
+/// collapsed to `a`/`o`/`u`, `ß` → `ss`. Control characters (line breaks, tabs)
+/// become spaces; other non-alphanumeric characters are kept as they are
+/// (callers split on them).
 ///
 /// ```
 /// use inquiry::fold::fold;
@@ -17,7 +18,10 @@
 /// assert_eq!(fold("KÖLN"), "koln");
 /// ```
 pub fn fold(text: &str) -> String {
-    let ascii = deunicode::deunicode(text).to_lowercase();
+    // deunicode drops control characters, newline and tab included, which
+    // glued "Hamburg\nUtilities" into one token: make them spaces first.
+    let spaced: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let ascii = deunicode::deunicode(&spaced).to_lowercase();
     let mut out = String::with_capacity(ascii.len());
     let mut chars = ascii.chars().peekable();
     while let Some(c) = chars.next() {
@@ -57,6 +61,12 @@ pub fn fold_city(city: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_breaks_and_tabs_separate_tokens() {
+        assert_eq!(tokens("Eimsbüttel, Hamburg\nUtilities\tare"), ["eimsbuttel", "hamburg", "utilities", "are"]);
+        assert_eq!(tokens("a\r\nb"), ["a", "b"]);
+    }
 
     #[test]
     fn german_spellings_meet() {

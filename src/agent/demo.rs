@@ -665,6 +665,13 @@ fn fields_asked(question: &str) -> Vec<Field> {
     out
 }
 
+/// Whether a question is about utilities (Nebenkosten, running costs).
+fn mentions_utilities(question: &str) -> bool {
+    let f = fold(question);
+    f.split(|c: char| !c.is_alphanumeric())
+        .any(|w| matches!(w, "utilities" | "nebenkosten" | "betriebskosten" | "warmmiete" | "pauschalmiete"))
+}
+
 /// The demo model's plan for one inquiry, re-derived on every call.
 struct Plan {
     a: Analysis,
@@ -863,7 +870,10 @@ impl Plan {
                 .iter()
                 .flat_map(|q| {
                     let found = self.passages_found(c, q, scope);
-                    fields_asked(q).into_iter().filter(move |f| !found || *f != Field::Price)
+                    // Utilities are read next to the rent they come on top of
+                    // (or that includes them), so the price stays then.
+                    let utilities = mentions_utilities(q);
+                    fields_asked(q).into_iter().filter(move |f| !found || utilities || *f != Field::Price)
                 })
                 .collect();
             for id in &targets {
@@ -919,10 +929,14 @@ impl Plan {
                     .take(2)
                     .filter_map(|h| Some(format!("“{}” [{}]", h["text"].as_str()?, h["chunkId"].as_str()?)))
                     .collect();
-                let intro = if de {
-                    format!("Zu Ihrer Frage „{}“ steht in unseren Unterlagen:", q.trim())
-                } else {
-                    format!("On your question “{}”, our records say:", q.trim())
+                // Name the listing when the question clause does not (the id
+                // was in another sentence: "Bei B-2001 gilt … Darf der Vermieter …?").
+                let about = scope.filter(|id| !q.contains(id.as_str()));
+                let intro = match (de, about) {
+                    (true, Some(id)) => format!("Zu Ihrer Frage zu {id} „{}“ steht in unseren Unterlagen:", q.trim()),
+                    (true, None) => format!("Zu Ihrer Frage „{}“ steht in unseren Unterlagen:", q.trim()),
+                    (false, Some(id)) => format!("On your question about {id} “{}”, our records say:", q.trim()),
+                    (false, None) => format!("On your question “{}”, our records say:", q.trim()),
                 };
                 parts.push(format!("{intro} {}", quotes.join(" ")));
             } else if scope.is_none() || fields_asked(q).is_empty() {

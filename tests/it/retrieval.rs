@@ -121,6 +121,16 @@ fn scoped_deposit_question_returns_the_listing_sentence_before_the_policy() {
 }
 
 #[test]
+fn the_first_word_of_a_listing_sentence_is_searchable() {
+    // The context header ends in a line break; folding once dropped it and
+    // glued the city to the sentence's first word ("hamburgutilities").
+    let cat = catalogue();
+    let r = offline_retriever(&cat);
+    let out = r.retrieve("What are the utilities?", Some("HH-1001"), 5).unwrap();
+    assert_eq!(out.results.first().map(|h| h.chunk_id.as_str()), Some("HH-1001#s5"), "{out:?}");
+}
+
+#[test]
 fn euros_in_a_question_match_eur_in_the_catalogue() {
     // "euros" is an unknown word to the catalogue, which writes "EUR": with the
     // highest IDF it pulled coverage of the deposit sentence under the threshold.
