@@ -20,7 +20,15 @@
 pub fn fold(text: &str) -> String {
     // deunicode drops control characters, newline and tab included, which
     // glued "Hamburg\nUtilities" into one token: make them spaces first.
-    let spaced: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    // "240€" would become the single token "240eur": give the sign its own word.
+    let spaced: String = text
+        .chars()
+        .flat_map(|c| match c {
+            '€' => [' ', 'E', 'U', 'R', ' '].to_vec(),
+            c if c.is_control() => vec![' '],
+            c => vec![c],
+        })
+        .collect();
     let ascii = deunicode::deunicode(&spaced).to_lowercase();
     let mut out = String::with_capacity(ascii.len());
     let mut chars = ascii.chars().peekable();
@@ -50,6 +58,12 @@ const CITY_EXONYMS: &[(&str, &str)] = &[
     ("brunswick", "braunschweig"),
 ];
 
+/// The exonyms of a city (`Köln` → `["cologne"]`), folded.
+pub fn exonyms(city: &str) -> Vec<&'static str> {
+    let native = fold_city(city);
+    CITY_EXONYMS.iter().filter(|(_, n)| *n == native).map(|(e, _)| *e).collect()
+}
+
 /// Folds a city name and resolves an exonym to the native name, so that
 /// `Munich`, `münchen`, `Muenchen` and `MUNCHEN` all compare equal.
 pub fn fold_city(city: &str) -> String {
@@ -61,6 +75,12 @@ pub fn fold_city(city: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_euro_sign_is_its_own_word() {
+        assert_eq!(tokens("240€ or €240"), ["240", "eur", "or", "eur", "240"]);
+        assert_eq!(exonyms("Köln"), ["cologne"]);
+    }
 
     #[test]
     fn line_breaks_and_tabs_separate_tokens() {

@@ -27,8 +27,9 @@ const STOPWORDS: &[&str] = &[
     "der", "des", "die", "dies", "diese", "diesem", "dieser", "du", "durch", "ein", "eine", "einem", "einen", "einer",
     "es", "fur", "gibt", "hat", "hatte", "haben", "ich", "ihr", "ihre", "im", "in", "ist", "ja", "mich", "mir", "mit",
     "muss", "nach", "noch", "oder", "sein", "seine", "sich", "sie", "sind", "so", "uber", "um", "und", "uns", "unter",
-    "vom", "von", "vor", "war", "was", "welche", "wenn", "wer", "wie", "wir", "wird", "wo", "zu", "zum", "zur", "hoch",
-    "viel", "wieviel", "wann", "kann", "konnen", "darf", "durfen", "man", "mein", "meine", "meinen", "werden", "ob",
+    "vom", "von", "vor", "war", "was", "welche", "welcher", "welches", "welchem", "welchen", "wenn", "wer", "wie",
+    "wir", "wird", "wo", "zu", "zum", "zur", "hoch", "viel", "viele", "vielen", "wieviel", "wieviele", "wann", "kann",
+    "konnen", "darf", "durfen", "man", "mein", "meine", "meinen", "werden", "ob",
 ];
 
 /// The stopword list folded like index terms (`does` folds to `dos`, so the

@@ -64,19 +64,24 @@ pub struct KeywordIndex {
     text: tantivy::schema::Field,
     scope: tantivy::schema::Field,
     chunk: tantivy::schema::Field,
-    /// Analyzed terms of each chunk's index text, by chunk position.
+    /// Analyzed terms keyword coverage reads, by chunk position: a listing
+    /// sentence's own text; a policy section's text with its page title and
+    /// heading (which name the section's topic).
     doc_terms: Vec<HashSet<String>>,
-    /// Terms that only say *which* listing a chunk belongs to (its id, district
-    /// and city), by chunk position; see [`KeywordIndex::coverage`].
+    /// Terms that only say *which* listing a chunk belongs to, by chunk
+    /// position: the given place words plus, for a listing sentence, the words
+    /// of its header (listing title) that the sentence itself lacks; see
+    /// [`KeywordIndex::coverage`].
     locating: Vec<HashSet<String>>,
     /// Number of chunks containing each term.
     doc_freq: HashMap<String, usize>,
 }
 
 impl KeywordIndex {
-    /// Indexes every chunk's `index_text` (text with its context header).
-    /// `locating[i]` is the text naming chunk `i`'s listing (id, district, city;
-    /// empty for policy chunks), whose terms locate rather than answer.
+    /// Indexes every chunk's `index_text` (text with its context header) for
+    /// BM25. `locating[i]` is the text of place words for chunk `i` (its
+    /// listing's id, district and city; every listing's for a policy chunk),
+    /// whose terms locate rather than answer.
     ///
     /// # Errors
     /// A tantivy error while writing the in-RAM index.
@@ -91,6 +96,7 @@ impl KeywordIndex {
         index.tokenizers().register(ANALYZER_NAME, FoldingTokenizer);
         let mut writer = index.writer_with_num_threads(1, 15_000_000)?;
         let mut doc_terms = Vec::with_capacity(chunks.len());
+        let mut located: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
         let mut doc_freq: HashMap<String, usize> = HashMap::new();
         for (i, c) in chunks.iter().enumerate() {
             let mut doc = TantivyDocument::default();
@@ -98,17 +104,28 @@ impl KeywordIndex {
             doc.add_text(scope, c.listing_id.as_deref().unwrap_or(POLICY_SCOPE));
             doc.add_u64(chunk, i as u64);
             writer.add_document(doc)?;
-            let terms: HashSet<String> = analyze(&c.index_text).into_iter().collect();
+            let with_header: HashSet<String> = analyze(&c.index_text).into_iter().collect();
+            let own: HashSet<String> = analyze(&c.text).into_iter().collect();
+            let mut places: HashSet<String> =
+                locating.get(i).map(|t| analyze(t).into_iter().collect()).unwrap_or_default();
+            // A listing's title heads every one of its sentences: its words say
+            // which listing, not what this sentence says ("with balcony" made
+            // "dates from 1912" a full match for "Does it have a balcony?").
+            let terms = if c.listing_id.is_some() {
+                places.extend(with_header.difference(&own).cloned());
+                own
+            } else {
+                with_header
+            };
             for t in &terms {
                 *doc_freq.entry(t.clone()).or_default() += 1;
             }
             doc_terms.push(terms);
+            located.push(places);
         }
         writer.commit()?;
         let reader = index.reader()?;
-        let locating = (0..chunks.len())
-            .map(|i| locating.get(i).map(|t| analyze(t).into_iter().collect()).unwrap_or_default())
-            .collect();
+        let locating = located;
         Ok(Self { reader, text, scope, chunk, doc_terms, locating, doc_freq })
     }
 
@@ -185,9 +202,11 @@ impl KeywordIndex {
     /// word's own IDF when no form occurs, which is the highest possible: an
     /// unknown word like `gym` pulls coverage down for every chunk).
     ///
-    /// Terms that locate the chunk's listing (its id, district, city) are left
+    /// Terms that locate the chunk (its listing's id, district, city and
+    /// title words; any listing's place words for a policy section) are left
     /// out of both sums: "is there a dishwasher in K-4001?" matches every K-4001
-    /// sentence on `k` and `4001`, but none of them is about dishwashers.
+    /// sentence on `k` and `4001`, but none of them is about dishwashers; and
+    /// "hamsters for HH-1002 in Altona?" should not count against the pets policy.
     pub fn coverage(&self, concepts: &[QueryConcept], chunk: usize) -> f64 {
         let Some(doc) = self.doc_terms.get(chunk) else { return 0.0 };
         let locating = &self.locating[chunk];

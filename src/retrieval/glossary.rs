@@ -167,5 +167,18 @@ static ANALYZED: std::sync::LazyLock<Vec<(String, Vec<String>)>> = std::sync::La
 /// Equivalent index terms of an analyzed query term (German → English, and a
 /// few English synonyms), or an empty list.
 pub fn translations(analyzed: &str) -> Vec<String> {
-    ANALYZED.iter().filter(|(key, _)| key == analyzed).flat_map(|(_, forms)| forms.iter().cloned()).collect()
+    let direct = |term: &str| -> Vec<String> {
+        ANALYZED.iter().filter(|(key, _)| key == term).flat_map(|(_, forms)| forms.iter().cloned()).collect()
+    };
+    // One more step, so a German word reaches the English synonyms of its
+    // translation (Haustiere → pet → dogs, cats, animals).
+    let mut out = direct(analyzed);
+    for form in out.clone() {
+        for more in direct(&form) {
+            if more != analyzed && !out.contains(&more) {
+                out.push(more);
+            }
+        }
+    }
+    out
 }

@@ -33,6 +33,7 @@ use std::sync::Arc;
 
 use crate::catalogue::Catalogue;
 use crate::chunk::{Chunk, ChunkSource};
+use crate::fold;
 use crate::tools::{HitScores, KnowledgeHit, KnowledgeSearch, SearchKnowledgeOutput};
 use bm25::{query_concepts, KeywordIndex};
 use embed::Embedder;
@@ -160,11 +161,15 @@ impl Retriever {
     /// Index or embedding failures.
     pub fn build(catalogue: &Catalogue, settings: RetrievalSettings) -> Result<Self, RetrievalError> {
         let chunks = catalogue.chunks.clone();
+        let place_text = |l: &crate::catalogue::Listing| {
+            format!("{} {} {} {}", l.id, l.district, l.city, fold::exonyms(&l.city).join(" "))
+        };
+        let every_place: String = catalogue.listings.iter().map(place_text).collect::<Vec<_>>().join(" ");
         let locating: Vec<String> = chunks
             .iter()
             .map(|c| match c.listing_id.as_deref().and_then(|id| catalogue.listing(id)) {
-                Some(l) => format!("{} {} {}", l.id, l.district, l.city),
-                None => String::new(),
+                Some(l) => place_text(l),
+                None => every_place.clone(),
             })
             .collect();
         let keyword = KeywordIndex::build(&chunks, &locating)?;

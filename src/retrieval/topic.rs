@@ -18,14 +18,23 @@ use std::collections::HashSet;
 use super::analyzer::analyze;
 use crate::catalogue::Listing;
 
-/// Analysed terms of every listing's id, district and city.
+/// Analysed terms of every listing's id, district and city (with the city's
+/// exonyms: Cologne, Munich).
 #[derive(Debug, Clone, Default)]
 pub struct PlaceTerms(HashSet<String>);
 
 impl PlaceTerms {
     /// Collects the place terms of a catalogue's listings.
     pub fn from_listings(listings: &[Listing]) -> Self {
-        Self(listings.iter().flat_map(|l| analyze(&format!("{} {} {}", l.id, l.district, l.city))).collect())
+        Self(
+            listings
+                .iter()
+                .flat_map(|l| {
+                    let exonyms = crate::fold::exonyms(&l.city).join(" ");
+                    analyze(&format!("{} {} {} {exonyms}", l.id, l.district, l.city))
+                })
+                .collect(),
+        )
     }
 
     /// The question without the words that only name a place: a

@@ -131,6 +131,44 @@ fn the_first_word_of_a_listing_sentence_is_searchable() {
 }
 
 #[test]
+fn a_listing_title_does_not_make_every_sentence_match() {
+    // HH-1001's title says "with balcony"; only the balcony sentence answers.
+    let cat = catalogue();
+    let r = offline_retriever(&cat);
+    let out = r.retrieve("Does it have a balcony?", Some("HH-1001"), 5).unwrap();
+    let ids: Vec<&str> = out.results.iter().map(|h| h.chunk_id.as_str()).collect();
+    assert_eq!(ids, ["HH-1001#s3"], "{out:?}");
+}
+
+#[test]
+fn place_words_count_against_no_chunk() {
+    let cat = catalogue();
+    let r = offline_retriever(&cat);
+    // A listing id and district in the question do not hide the policy answer.
+    let out = r.retrieve("Can I keep hamsters for HH-1002 in Altona?", Some("HH-1002"), 5).unwrap();
+    assert_eq!(out.results.first().map(|h| h.chunk_id.as_str()), Some("policy:pets#small-animals"), "{out:?}");
+    // An English city name is a place word like the German one.
+    let en = r.retrieve("Is there a balcony in Cologne?", None, 5).unwrap();
+    let de = r.retrieve("Is there a balcony in Köln?", None, 5).unwrap();
+    let top = |o: &inquiry::tools::SearchKnowledgeOutput| {
+        let mut ids: Vec<String> = o.results.iter().take(2).map(|h| h.chunk_id.clone()).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(top(&en), top(&de), "the two Köln balcony sentences lead either way");
+    assert_eq!(top(&en), ["K-4002#s4", "K-4003#s6"]);
+}
+
+#[test]
+fn german_words_reach_english_synonyms_of_their_translation() {
+    // Haustiere → pet → dogs, cats: the listing's own pets sentence is found.
+    let cat = catalogue();
+    let r = offline_retriever(&cat);
+    let out = r.retrieve("Sind Haustiere erlaubt?", Some("HH-1001"), 5).unwrap();
+    assert_eq!(out.results.first().map(|h| h.chunk_id.as_str()), Some("HH-1001#s10"), "{out:?}");
+}
+
+#[test]
 fn euros_in_a_question_match_eur_in_the_catalogue() {
     // "euros" is an unknown word to the catalogue, which writes "EUR": with the
     // highest IDF it pulled coverage of the deposit sentence under the threshold.
@@ -138,6 +176,9 @@ fn euros_in_a_question_match_eur_in_the_catalogue() {
     let r = offline_retriever(&cat);
     let out = r.retrieve("How much is the deposit for M-3002 in euros?", Some("M-3002"), 5).unwrap();
     assert_eq!(out.results.first().map(|h| h.chunk_id.as_str()), Some("M-3002#s8"), "{out:?}");
+    // "240€" is "240" and "EUR", not one token "240eur".
+    let out = r.retrieve("Are utilities 240€?", Some("HH-1001"), 5).unwrap();
+    assert_eq!(out.results.first().map(|h| h.chunk_id.as_str()), Some("HH-1001#s5"), "{out:?}");
 }
 
 #[test]
