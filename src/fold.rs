@@ -18,6 +18,13 @@
 /// assert_eq!(fold("KÖLN"), "koln");
 /// ```
 pub fn fold(text: &str) -> String {
+    collapse_pairs(&plain(text))
+}
+
+/// Lower-case ASCII without diacritics (`Schlüssel` → `schlussel`, `ß` → `ss`),
+/// but with transliterated pairs left as typed (`Schluessel` → `schluessel`).
+/// Control characters become spaces; `€` becomes the word `eur`.
+pub fn plain(text: &str) -> String {
     // deunicode drops control characters, newline and tab included, which
     // glued "Hamburg\nUtilities" into one token: make them spaces first.
     // "240€" would become the single token "240eur": give the sign its own word.
@@ -29,7 +36,11 @@ pub fn fold(text: &str) -> String {
             c => vec![c],
         })
         .collect();
-    let ascii = deunicode::deunicode(&spaced).to_lowercase();
+    deunicode::deunicode(&spaced).to_lowercase()
+}
+
+/// Collapses the transliterated umlaut pairs `ae`/`oe`/`ue` to `a`/`o`/`u`.
+pub fn collapse_pairs(ascii: &str) -> String {
     let mut out = String::with_capacity(ascii.len());
     let mut chars = ascii.chars().peekable();
     while let Some(c) = chars.next() {
@@ -42,9 +53,24 @@ pub fn fold(text: &str) -> String {
 }
 
 /// Splits text into folded alphanumeric tokens (split on every non-alphanumeric
-/// character after folding). Empty tokens are dropped.
+/// character after folding). Empty tokens are dropped. A number written with
+/// thousands separators is one token (`1,650` and `1.650` → `1650`).
 pub fn tokens(text: &str) -> Vec<String> {
-    fold(text).split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).map(str::to_owned).collect()
+    split_words(&fold(text))
+}
+
+/// [`tokens`] without collapsing `ae`/`oe`/`ue` (see [`plain`]).
+pub fn plain_tokens(text: &str) -> Vec<String> {
+    split_words(&plain(text))
+}
+
+/// Digit groups joined by `,` or `.` in threes: `1,650`, `1.650.000`.
+static THOUSANDS: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"\b\d{1,3}(?:[.,]\d{3})+\b").expect("constant regex"));
+
+fn split_words(folded: &str) -> Vec<String> {
+    let joined = THOUSANDS.replace_all(folded, |c: &regex::Captures| c[0].replace([',', '.'], ""));
+    joined.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).map(str::to_owned).collect()
 }
 
 /// Common exonyms of the catalogue's cities, folded: (exonym, folded native name).
@@ -75,6 +101,12 @@ pub fn fold_city(city: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_separators_do_not_split_numbers() {
+        assert_eq!(tokens("1,650 EUR or 1.650 € or 1650"), ["1650", "eur", "or", "1650", "eur", "or", "1650"]);
+        assert_eq!(tokens("3.5 rooms, 2,5 Zimmer"), ["3", "5", "rooms", "2", "5", "zimmer"]);
+    }
 
     #[test]
     fn the_euro_sign_is_its_own_word() {

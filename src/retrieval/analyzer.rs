@@ -1,8 +1,8 @@
 //! The one analyzer used for indexing and querying keyword search.
 //!
 //! Text is folded (case, diacritics, `ä`/`ae`, `ö`/`oe`, `ü`/`ue`, `ß`/`ss`; see
-//! [`crate::fold`]), split on every non-alphanumeric character, and German and
-//! English stopwords are dropped. Because the same function produces index terms
+//! [`crate::fold`]), split on every non-alphanumeric character, German and
+//! English stopwords are dropped, and English words are stemmed. Because the same function produces index terms
 //! and query terms, `Schlüssel`, `Schluessel` and `schlussel` meet.
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
@@ -32,25 +32,39 @@ const STOPWORDS: &[&str] = &[
     "konnen", "darf", "durfen", "man", "mein", "meine", "meinen", "werden", "ob",
 ];
 
-/// The stopword list folded like index terms (`does` folds to `dos`, so the
-/// raw list alone would miss it).
-static FOLDED_STOPWORDS: std::sync::LazyLock<std::collections::HashSet<String>> =
-    std::sync::LazyLock::new(|| STOPWORDS.iter().map(|w| crate::fold::fold(w)).collect());
+/// The German stopwords above that had an umlaut, as customers transliterate
+/// them on keyboards without one (`für` → `fuer`).
+const TRANSLITERATED_STOPWORDS: &[&str] = &["fuer", "ueber", "koennen", "duerfen", "muessen"];
 
-/// True when a folded token is a stopword.
-pub fn is_stopword(folded: &str) -> bool {
-    FOLDED_STOPWORDS.contains(folded)
+/// Stopwords as [`crate::fold::plain`] leaves tokens: lower-case ASCII with
+/// `ae`/`oe`/`ue` as typed. Checked before the pairs are collapsed, so `due`
+/// is not mistaken for the German `du`.
+static STOPWORD_SET: std::sync::LazyLock<std::collections::HashSet<String>> = std::sync::LazyLock::new(|| {
+    STOPWORDS.iter().chain(TRANSLITERATED_STOPWORDS).map(|w| crate::fold::plain(w)).collect()
+});
+
+/// True when a token (as [`crate::fold::plain_tokens`] gives it) is a stopword.
+pub fn is_stopword(token: &str) -> bool {
+    STOPWORD_SET.contains(token)
 }
 
 static STEMMER: std::sync::LazyLock<frostem::Stemmer> =
     std::sync::LazyLock::new(|| frostem::Stemmer::new(frostem::Algorithm::English));
 
-/// Analyzes text into index/query terms, in order: folded tokens, stopwords
-/// dropped, then the English Snowball stemmer (`hamsters`/`hamster`,
-/// `damaged`/`damage` meet). German words pass through the same stemmer on both
-/// sides, so they still match themselves.
+/// Analyzes text into index/query terms, in order: plain tokens (lower-case
+/// ASCII, diacritics removed), stopwords dropped, the English Snowball stemmer
+/// (`hamsters`/`hamster`, `damaged`/`damage` meet), and last the transliterated
+/// umlaut pairs collapsed (`schluessel` → `schlussel`). Collapsing after
+/// stemming keeps English words with `ue` whole: `issue`, `issues` and
+/// `issued` all stem to `issu`, and `due` is not taken for the German `du`.
+/// German words pass through the same steps on both sides, so they still
+/// match themselves.
 pub fn analyze(text: &str) -> Vec<String> {
-    crate::fold::tokens(text).into_iter().filter(|t| !is_stopword(t)).map(|t| STEMMER.stem(&t).into_owned()).collect()
+    crate::fold::plain_tokens(text)
+        .into_iter()
+        .filter(|t| !is_stopword(t))
+        .map(|t| crate::fold::collapse_pairs(&STEMMER.stem(&t)))
+        .collect()
 }
 
 /// tantivy tokenizer wrapping [`analyze`].
@@ -102,6 +116,16 @@ mod tests {
         assert_eq!(analyze("hamsters"), analyze("hamster"));
         assert_eq!(analyze("Schlüssel"), analyze("SCHLUESSEL"));
         assert_eq!(analyze("Does it have a lift?"), ["lift"], "stopwords are folded too");
+        assert_eq!(analyze("Ist das fuer mich?"), Vec::<String>::new(), "transliterated stopwords");
+    }
+
+    #[test]
+    fn english_words_with_ue_keep_their_forms_together() {
+        assert_eq!(analyze("issue"), analyze("issues"));
+        assert_eq!(analyze("issue"), analyze("issued"));
+        // "due" survives as a term (it used to fold to the stopword "du").
+        assert_eq!(analyze("When is the commission due?").len(), 2);
+        assert_eq!(analyze("value"), analyze("values"));
     }
 
     #[test]
