@@ -33,8 +33,12 @@ impl AnalyzedTerm {
 pub struct QueryConcept {
     /// The question's own (analyzed) word.
     pub term: AnalyzedTerm,
-    /// `term` first, then glossary translations, without duplicates.
+    /// Every term of `alternatives`, `term` first, without duplicates (BM25 searches them all).
     pub forms: Vec<AnalyzedTerm>,
+    /// Ways the concept can be present in a chunk: `[term]`, then each glossary
+    /// phrase; a phrase is present when all its terms are (`Kaltmiete` is
+    /// `[kaltmiet]` or `[cold, rent]`, not "cold" alone).
+    pub alternatives: Vec<Vec<AnalyzedTerm>>,
 }
 
 /// Analyzes a question into distinct concepts, in first-seen order.
@@ -44,13 +48,17 @@ pub fn query_concepts(question: &str) -> Vec<QueryConcept> {
         .into_iter()
         .filter(|t| seen.insert(t.clone()))
         .map(|t| {
-            let mut forms = vec![AnalyzedTerm(t.clone())];
-            for tr in super::glossary::translations(&t) {
-                if !forms.iter().any(|f| f.0 == tr) {
-                    forms.push(AnalyzedTerm(tr));
+            let mut alternatives = vec![vec![AnalyzedTerm(t.clone())]];
+            alternatives.extend(
+                super::glossary::translations(&t).into_iter().map(|p| p.into_iter().map(AnalyzedTerm).collect()),
+            );
+            let mut forms: Vec<AnalyzedTerm> = vec![];
+            for term in alternatives.iter().flatten() {
+                if !forms.contains(term) {
+                    forms.push(term.clone());
                 }
             }
-            QueryConcept { term: AnalyzedTerm(t), forms }
+            QueryConcept { term: AnalyzedTerm(t), forms, alternatives }
         })
         .collect()
 }
@@ -197,10 +205,12 @@ impl KeywordIndex {
     /// Keyword coverage of a chunk: the IDF-weighted share of the question's
     /// concepts present in its index text, 0..1 (0 for a question without terms).
     ///
-    /// A concept matches when any of its forms is in the chunk; its weight is
-    /// the IDF of its most common form that occurs in the corpus (the question
-    /// word's own IDF when no form occurs, which is the highest possible: an
-    /// unknown word like `gym` pulls coverage down for every chunk).
+    /// A concept matches when any of its alternatives (the word, or a glossary
+    /// phrase with all its terms) is in the chunk; its weight is the IDF of its
+    /// most common alternative that occurs in the corpus, a phrase counting as
+    /// its rarest term (the question word's own IDF when none occurs, which is
+    /// the highest possible: an unknown word like `gym` pulls coverage down for
+    /// every chunk).
     ///
     /// Terms that locate the chunk (its listing's id, district, city and
     /// title words; any listing's place words for a policy section) are left
@@ -212,15 +222,17 @@ impl KeywordIndex {
         let locating = &self.locating[chunk];
         let (mut hit, mut all) = (0.0, 0.0);
         for c in concepts.iter().filter(|c| !locating.contains(c.term.as_str())) {
+            // A phrase is as specific as its rarest term; the concept weighs
+            // what its most common way of being present weighs.
             let w = c
-                .forms
+                .alternatives
                 .iter()
-                .filter(|f| self.doc_freq.contains_key(f.as_str()))
-                .map(|f| self.idf(f.as_str()))
+                .filter(|p| p.iter().all(|f| self.doc_freq.contains_key(f.as_str())))
+                .map(|p| p.iter().map(|f| self.idf(f.as_str())).fold(0.0, f64::max))
                 .min_by(f64::total_cmp)
                 .unwrap_or_else(|| self.idf(c.term.as_str()));
             all += w;
-            if c.forms.iter().any(|f| doc.contains(f.as_str())) {
+            if c.alternatives.iter().any(|p| p.iter().all(|f| doc.contains(f.as_str()))) {
                 hit += w;
             }
         }

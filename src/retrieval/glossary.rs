@@ -11,7 +11,9 @@
 //! English synonyms (`flat` → `apartment`) ride along.
 
 /// (German word, English equivalents), German side in any spelling (it is
-/// folded before lookup), English side as plain words.
+/// folded before lookup). Each English equivalent is a word or a phrase whose
+/// words must all be present ("cold rent"): listing "cold" and "rent" as
+/// separate equivalents made "Warmmiete" match "The cold rent is …".
 const ENTRIES: &[(&str, &[&str])] = &[
     ("miete", &["rent"]),
     ("mieten", &["rent"]),
@@ -19,15 +21,15 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("mieterin", &["tenant"]),
     ("vermieter", &["landlord"]),
     ("vermieterin", &["landlord"]),
-    ("kaltmiete", &["cold", "rent"]),
-    ("warmmiete", &["inclusive", "rent"]),
+    ("kaltmiete", &["cold rent"]),
+    ("warmmiete", &["inclusive rent"]),
     ("kaution", &["deposit"]),
     ("heizung", &["heating", "heated"]),
-    ("heizkosten", &["heating", "costs"]),
+    ("heizkosten", &["heating costs", "heating"]),
     ("enthalten", &["included", "includes", "include"]),
     ("inklusive", &["included", "inclusive"]),
     ("nebenkosten", &["utilities"]),
-    ("betriebskosten", &["utilities", "operating", "costs"]),
+    ("betriebskosten", &["utilities", "operating costs"]),
     ("kosten", &["costs", "cost"]),
     ("kostet", &["costs", "cost"]),
     ("zahlen", &["pay", "pays", "paid"]),
@@ -41,9 +43,9 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("fahrstuhl", &["lift", "elevator"]),
     ("keller", &["cellar"]),
     ("garten", &["garden"]),
-    ("stellplatz", &["parking", "space"]),
+    ("stellplatz", &["parking space", "parking"]),
     ("parkplatz", &["parking"]),
-    ("tiefgarage", &["underground", "parking", "garage"]),
+    ("tiefgarage", &["underground parking", "underground car park", "garage"]),
     ("garage", &["garage", "parking"]),
     ("hund", &["dog", "dogs"]),
     ("hunde", &["dog", "dogs"]),
@@ -58,7 +60,7 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("provision", &["commission"]),
     ("maklerprovision", &["commission"]),
     ("makler", &["agent", "agency"]),
-    ("kaufpreis", &["purchase", "price"]),
+    ("kaufpreis", &["purchase price"]),
     ("preis", &["price"]),
     ("kaufen", &["buy", "purchase"]),
     ("kaufer", &["buyer"]),
@@ -72,8 +74,8 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("steigen", &["rise", "rises", "increase"]),
     ("erhohung", &["increase"]),
     ("prozent", &["percent"]),
-    ("quadratmeter", &["square", "metres"]),
-    ("flache", &["area", "square", "metres"]),
+    ("quadratmeter", &["square metres"]),
+    ("flache", &["area", "square metres"]),
     ("etage", &["floor"]),
     ("stock", &["floor"]),
     ("stockwerk", &["floor"]),
@@ -96,7 +98,7 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("ausweis", &["id", "passport"]),
     ("absagen", &["cancel", "cancellation"]),
     ("zuruck", &["return", "returned", "returns"]),
-    ("auszug", &["move", "moves", "out"]),
+    ("auszug", &["move out", "moves out"]),
     ("raten", &["instalments"]),
     ("endgultig", &["final"]),
     ("geschatzt", &["estimated"]),
@@ -113,12 +115,12 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("vertrag", &["contract"]),
     ("mietvertrag", &["contract", "lease"]),
     ("kundigung", &["notice", "termination"]),
-    ("mindestmietdauer", &["minimum", "rental", "period"]),
-    ("mietdauer", &["rental", "period"]),
-    ("energieklasse", &["energy", "class"]),
-    ("energieausweis", &["energy", "certificate"]),
+    ("mindestmietdauer", &["minimum rental period", "minimum period"]),
+    ("mietdauer", &["rental period"]),
+    ("energieklasse", &["energy class"]),
+    ("energieausweis", &["energy certificate"]),
     ("fahrrad", &["bicycle"]),
-    ("fahrradkeller", &["bicycle", "storage"]),
+    ("fahrradkeller", &["bicycle storage"]),
     ("fruhestens", &["available"]),
     ("renovierung", &["renovation"]),
     ("abstellraum", &["storage"]),
@@ -127,12 +129,12 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("alt", &["old", "built"]),
     ("bescheinigung", &["confirmation", "certificate"]),
     ("wohnungsgeberbestatigung", &["confirmation", "residence"]),
-    ("heizkosten", &["heating", "costs"]),
-    ("warmepumpe", &["heat", "pump"]),
+    ("heizkosten", &["heating costs", "heating"]),
+    ("warmepumpe", &["heat pump"]),
     ("mietwohnung", &["apartment", "rental"]),
     ("hochstens", &["most", "maximum", "cap"]),
     ("maximal", &["most", "maximum", "cap"]),
-    ("indexerhohung", &["index", "increases"]),
+    ("indexerhohung", &["index increases"]),
     ("indexmiete", &["index"]),
     ("verlangen", &["ask", "charge"]),
     ("zusatzlich", &["additional"]),
@@ -151,32 +153,36 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("euros", &["eur"]),
 ];
 
-/// The glossary with both sides analyzed like index terms (folded, stemmed).
-static ANALYZED: std::sync::LazyLock<Vec<(String, Vec<String>)>> = std::sync::LazyLock::new(|| {
+/// The glossary with both sides analyzed like index terms (folded, stemmed);
+/// each equivalent is a phrase (one or more terms, all required).
+static ANALYZED: std::sync::LazyLock<Vec<(String, Vec<Vec<String>>)>> = std::sync::LazyLock::new(|| {
     ENTRIES
         .iter()
         .chain(SYNONYMS)
         .filter_map(|(word, equivalents)| {
             let key = super::analyzer::analyze(word).into_iter().next()?;
-            let forms = equivalents.iter().flat_map(|w| super::analyzer::analyze(w)).collect();
-            Some((key, forms))
+            let phrases = equivalents.iter().map(|w| super::analyzer::analyze(w)).filter(|p| !p.is_empty()).collect();
+            Some((key, phrases))
         })
         .collect()
 });
 
-/// Equivalent index terms of an analyzed query term (German → English, and a
-/// few English synonyms), or an empty list.
-pub fn translations(analyzed: &str) -> Vec<String> {
-    let direct = |term: &str| -> Vec<String> {
-        ANALYZED.iter().filter(|(key, _)| key == term).flat_map(|(_, forms)| forms.iter().cloned()).collect()
+/// Equivalents of an analyzed query term (German → English, and a few English
+/// synonyms), each a phrase whose terms must all be present (`kaltmiete` →
+/// `[cold, rent]`, `hund` → `[dog]`, `[dogs]`); empty when the word is not listed.
+pub fn translations(analyzed: &str) -> Vec<Vec<String>> {
+    let direct = |term: &str| -> Vec<Vec<String>> {
+        ANALYZED.iter().filter(|(key, _)| key == term).flat_map(|(_, phrases)| phrases.iter().cloned()).collect()
     };
-    // One more step, so a German word reaches the English synonyms of its
-    // translation (Haustiere → pet → dogs, cats, animals).
+    // One more step for one-word equivalents, so a German word reaches the
+    // English synonyms of its translation (Haustiere → pet → dogs, cats).
     let mut out = direct(analyzed);
-    for form in out.clone() {
-        for more in direct(&form) {
-            if more != analyzed && !out.contains(&more) {
-                out.push(more);
+    for phrase in out.clone() {
+        if let [word] = phrase.as_slice() {
+            for more in direct(word) {
+                if more != [analyzed] && !out.contains(&more) {
+                    out.push(more);
+                }
             }
         }
     }

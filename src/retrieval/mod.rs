@@ -328,7 +328,16 @@ impl Retriever {
         k: usize,
     ) -> Result<SearchKnowledgeOutput, RetrievalError> {
         let candidates = self.candidates(question, listing)?;
-        let best = candidates.first().cloned();
+        // The candidate nearest to being kept, for the "nothing found" reason:
+        // by reranker score, else by coverage then z-score (not by RRF).
+        let best = candidates
+            .iter()
+            .max_by(|a, b| match self.keep {
+                KeepRule::Rerank { .. } => a.score().total_cmp(&b.score()),
+                KeepRule::Fused { .. } => a.coverage.total_cmp(&b.coverage).then(a.cosine_z.total_cmp(&b.cosine_z)),
+            })
+            .cloned()
+            .filter(|_| !query_concepts(question).is_empty());
         let mut kept: Vec<Candidate> = candidates.into_iter().filter(|c| self.keeps(c)).collect();
         if matches!(self.keep, KeepRule::Fused { .. }) {
             // Without a reranker, coverage (bounded, calibrated) orders the kept
@@ -372,7 +381,7 @@ impl Retriever {
 
     fn nothing_found(&self, best: Option<&Candidate>) -> String {
         let Some(b) = best else {
-            return "nothing suitable found: no passage shares terms or meaning with the question".into();
+            return "nothing suitable found: the question has no searchable words (only stopwords or punctuation); name the topic, e.g. \"Is heating included?\"".into();
         };
         match self.keep {
             KeepRule::Fused { vector_z, keyword_coverage } => format!(

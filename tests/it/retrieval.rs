@@ -160,6 +160,17 @@ fn place_words_count_against_no_chunk() {
 }
 
 #[test]
+fn a_glossary_phrase_needs_all_its_words() {
+    // Warmmiete is "inclusive rent": a cold-rent sentence shares only "rent".
+    let cat = catalogue();
+    let r = offline_retriever(&cat);
+    let out = r.retrieve("Ist es eine Warmmiete?", Some("HH-1001"), 5).unwrap();
+    let ids: Vec<&str> = out.results.iter().map(|h| h.chunk_id.as_str()).collect();
+    assert!(!ids.contains(&"HH-1001#s4"), "{ids:?}");
+    assert_eq!(ids.first(), Some(&"policy:furnished#all-inclusive-rent"), "{ids:?}");
+}
+
+#[test]
 fn german_words_reach_english_synonyms_of_their_translation() {
     // Haustiere → pet → dogs, cats: the listing's own pets sentence is found.
     let cat = catalogue();
@@ -188,6 +199,21 @@ fn nothing_suitable_found_has_a_reason() {
     let out = r.retrieve("Is there a gym nearby?", None, 5).unwrap();
     assert!(!out.found && out.results.is_empty());
     assert!(out.reason.unwrap().starts_with("nothing suitable found"));
+    // A question of stopwords names no arbitrary "best candidate".
+    let out = r.retrieve("Is it?", Some("HH-1001"), 5).unwrap();
+    let reason = out.reason.unwrap();
+    assert!(!out.found && reason.contains("no searchable words"), "{reason}");
+    // The reason names the candidate closest to the coverage threshold.
+    let out = r.retrieve("Is there a sauna in the building?", Some("HH-1001"), 5).unwrap();
+    let reason = out.reason.unwrap();
+    let named = reason.split("best candidate ").nth(1).and_then(|s| s.split(':').next()).unwrap().to_owned();
+    let best = r
+        .candidates("Is there a sauna in the building?", Some("HH-1001"))
+        .unwrap()
+        .into_iter()
+        .map(|c| c.coverage)
+        .fold(0.0, f64::max);
+    assert!(reason.contains(&format!("keyword coverage {best:.2}")), "{reason} (named {named})");
 }
 
 /// A one-listing catalogue whose description is `sentences`.
