@@ -26,44 +26,54 @@ const STOPWORDS: &[&str] = &[
     "aber", "als", "am", "an", "auch", "auf", "aus", "bei", "bin", "bis", "bitte", "da", "das", "dass", "dem", "den",
     "der", "des", "die", "dies", "diese", "diesem", "dieser", "du", "durch", "ein", "eine", "einem", "einen", "einer",
     "es", "fur", "gibt", "hat", "hatte", "haben", "ich", "ihr", "ihre", "im", "in", "ist", "ja", "mich", "mir", "mit",
-    "muss", "nach", "noch", "oder", "sein", "seine", "sich", "sie", "sind", "so", "uber", "um", "und", "uns", "unter",
-    "vom", "von", "vor", "war", "was", "welche", "welcher", "welches", "welchem", "welchen", "wenn", "wer", "wie",
-    "wir", "wird", "wo", "zu", "zum", "zur", "hoch", "viel", "viele", "vielen", "wieviel", "wieviele", "wann", "kann",
-    "konnen", "darf", "durfen", "man", "mein", "meine", "meinen", "werden", "ob",
+    "muss", "mussen", "nach", "noch", "oder", "sein", "seine", "sich", "sie", "sind", "so", "uber", "um", "und", "uns",
+    "unter", "vom", "von", "vor", "war", "was", "welche", "welcher", "welches", "welchem", "welchen", "wenn", "wer",
+    "wie", "wir", "wird", "wo", "zu", "zum", "zur", "hoch", "viel", "viele", "vielen", "wieviel", "wieviele", "wann",
+    "kann", "konnen", "darf", "durfen", "man", "mein", "meine", "meinen", "werden", "ob",
 ];
 
-/// The German stopwords above that had an umlaut, as customers transliterate
-/// them on keyboards without one (`für` → `fuer`).
-const TRANSLITERATED_STOPWORDS: &[&str] = &["fuer", "ueber", "koennen", "duerfen", "muessen"];
+/// The stopword list folded like German-path tokens (`für`/`fuer` → `fur`).
+static COLLAPSED_STOPWORDS: std::sync::LazyLock<std::collections::HashSet<String>> =
+    std::sync::LazyLock::new(|| STOPWORDS.iter().map(|w| crate::fold::fold(w)).collect());
 
-/// Stopwords as [`crate::fold::plain`] leaves tokens: lower-case ASCII with
-/// `ae`/`oe`/`ue` as typed. Checked before the pairs are collapsed, so `due`
-/// is not mistaken for the German `du`.
-static STOPWORD_SET: std::sync::LazyLock<std::collections::HashSet<String>> = std::sync::LazyLock::new(|| {
-    STOPWORDS.iter().chain(TRANSLITERATED_STOPWORDS).map(|w| crate::fold::plain(w)).collect()
-});
+/// The stopword list as English-path tokens keep them (`does`, not `dos`).
+static PLAIN_STOPWORDS: std::sync::LazyLock<std::collections::HashSet<String>> =
+    std::sync::LazyLock::new(|| STOPWORDS.iter().map(|w| crate::fold::plain(w)).collect());
 
-/// True when a token (as [`crate::fold::plain_tokens`] gives it) is a stopword.
-pub fn is_stopword(token: &str) -> bool {
-    STOPWORD_SET.contains(token)
+/// True when a folded token ([`crate::fold::tokens`]) is a stopword.
+pub fn is_stopword(folded: &str) -> bool {
+    COLLAPSED_STOPWORDS.contains(folded)
 }
+
+/// English word endings with a vowel pair that is not a transliterated
+/// umlaut: `due`, `issue(s|d)`, `value`, `shoe(s)`, `goes`.
+static ENGLISH_PAIR_ENDING: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"(ue|oe)[sd]?$").expect("constant regex"));
 
 static STEMMER: std::sync::LazyLock<frostem::Stemmer> =
     std::sync::LazyLock::new(|| frostem::Stemmer::new(frostem::Algorithm::English));
 
-/// Analyzes text into index/query terms, in order: plain tokens (lower-case
-/// ASCII, diacritics removed), stopwords dropped, the English Snowball stemmer
-/// (`hamsters`/`hamster`, `damaged`/`damage` meet), and last the transliterated
-/// umlaut pairs collapsed (`schluessel` → `schlussel`). Collapsing after
-/// stemming keeps English words with `ue` whole: `issue`, `issues` and
-/// `issued` all stem to `issu`, and `due` is not taken for the German `du`.
-/// German words pass through the same steps on both sides, so they still
-/// match themselves.
+/// Analyzes text into index/query terms: plain tokens (lower-case ASCII,
+/// diacritics removed), stopwords dropped, the English Snowball stemmer
+/// (`hamsters`/`hamster`, `damaged`/`damage` meet), with the transliterated
+/// umlaut pairs collapsed (`schluessel` → `schlussel`).
+///
+/// The pairs are collapsed *before* stemming (so `Höhe` and `Hoehe` stem
+/// alike), except in words ending like English `-ue`/`-oe` words, which are
+/// stemmed first: `issue`, `issues` and `issued` all become `issu`, and
+/// `due` is not taken for the German stopword `du`. German words pass through
+/// the same steps on both sides, so they still match themselves.
 pub fn analyze(text: &str) -> Vec<String> {
     crate::fold::plain_tokens(text)
         .into_iter()
-        .filter(|t| !is_stopword(t))
-        .map(|t| crate::fold::collapse_pairs(&STEMMER.stem(&t)))
+        .filter_map(|t| {
+            if ENGLISH_PAIR_ENDING.is_match(&t) {
+                (!PLAIN_STOPWORDS.contains(&t)).then(|| crate::fold::collapse_pairs(&STEMMER.stem(&t)))
+            } else {
+                let folded = crate::fold::collapse_pairs(&t);
+                (!COLLAPSED_STOPWORDS.contains(&folded)).then(|| STEMMER.stem(&folded).into_owned())
+            }
+        })
         .collect()
 }
 
@@ -126,6 +136,15 @@ mod tests {
         // "due" survives as a term (it used to fold to the stopword "du").
         assert_eq!(analyze("When is the commission due?").len(), 2);
         assert_eq!(analyze("value"), analyze("values"));
+        assert_eq!(analyze("goes"), analyze("go"));
+    }
+
+    #[test]
+    fn umlaut_spellings_meet_in_short_words_and_stopwords() {
+        assert_eq!(analyze("Höhe"), analyze("Hoehe"));
+        assert_eq!(analyze("Nähe"), analyze("Naehe"));
+        assert_eq!(analyze("Müssen wir zahlen?"), analyze("Muessen wir zahlen?"));
+        assert_eq!(analyze("Hätte ich einen Keller?"), analyze("Haette ich einen Keller?"));
     }
 
     #[test]

@@ -76,11 +76,12 @@ pub struct KeywordIndex {
     /// sentence's own text; a policy section's text with its page title and
     /// heading (which name the section's topic).
     doc_terms: Vec<HashSet<String>>,
-    /// Terms that only say *which* listing a chunk belongs to, by chunk
-    /// position: the given place words plus, for a listing sentence, the words
-    /// of its header (listing title) that the sentence itself lacks; see
-    /// [`KeywordIndex::coverage`].
+    /// Terms that only say *which* listing a chunk belongs to (place words),
+    /// by chunk position; see [`KeywordIndex::coverage`].
     locating: Vec<HashSet<String>>,
+    /// For a listing sentence, the words of its header (the listing title) that
+    /// the sentence itself lacks, by chunk position.
+    title_only: Vec<HashSet<String>>,
     /// Number of chunks containing each term.
     doc_freq: HashMap<String, usize>,
 }
@@ -105,6 +106,7 @@ impl KeywordIndex {
         let mut writer = index.writer_with_num_threads(1, 15_000_000)?;
         let mut doc_terms = Vec::with_capacity(chunks.len());
         let mut located: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
+        let mut title_only: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
         let mut doc_freq: HashMap<String, usize> = HashMap::new();
         for (i, c) in chunks.iter().enumerate() {
             let mut doc = TantivyDocument::default();
@@ -114,15 +116,15 @@ impl KeywordIndex {
             writer.add_document(doc)?;
             let with_header: HashSet<String> = analyze(&c.index_text).into_iter().collect();
             let own: HashSet<String> = analyze(&c.text).into_iter().collect();
-            let mut places: HashSet<String> =
-                locating.get(i).map(|t| analyze(t).into_iter().collect()).unwrap_or_default();
+            let places: HashSet<String> = locating.get(i).map(|t| analyze(t).into_iter().collect()).unwrap_or_default();
             // A listing's title heads every one of its sentences: its words say
             // which listing, not what this sentence says ("with balcony" made
             // "dates from 1912" a full match for "Does it have a balcony?").
             let terms = if c.listing_id.is_some() {
-                places.extend(with_header.difference(&own).cloned());
+                title_only.push(with_header.difference(&own).filter(|t| !places.contains(*t)).cloned().collect());
                 own
             } else {
+                title_only.push(HashSet::new());
                 with_header
             };
             for t in &terms {
@@ -134,7 +136,7 @@ impl KeywordIndex {
         writer.commit()?;
         let reader = index.reader()?;
         let locating = located;
-        Ok(Self { reader, text, scope, chunk, doc_terms, locating, doc_freq })
+        Ok(Self { reader, text, scope, chunk, doc_terms, locating, title_only, doc_freq })
     }
 
     /// Number of indexed chunks.
@@ -217,8 +219,16 @@ impl KeywordIndex {
     /// out of both sums: "is there a dishwasher in K-4001?" matches every K-4001
     /// sentence on `k` and `4001`, but none of them is about dishwashers; and
     /// "hamsters for HH-1002 in Altona?" should not count against the pets policy.
-    pub fn coverage(&self, concepts: &[QueryConcept], chunk: usize) -> f64 {
-        let Some(doc) = self.doc_terms.get(chunk) else { return 0.0 };
+    ///
+    /// A listing sentence is read without its listing's title when the search
+    /// is `scoped` (the listing is already chosen, so "Does the apartment have
+    /// a balcony?" needs the balcony sentence, not any sentence of a listing
+    /// titled "… with balcony"). Unscoped, the title's words count as present:
+    /// they say which listing "the two-room apartment in Altona" is.
+    pub fn coverage(&self, concepts: &[QueryConcept], chunk: usize, scoped: bool) -> f64 {
+        let Some(own) = self.doc_terms.get(chunk) else { return 0.0 };
+        let title = self.title_only.get(chunk).filter(|_| !scoped);
+        let present = |t: &str| own.contains(t) || title.is_some_and(|x| x.contains(t));
         let locating = &self.locating[chunk];
         let (mut hit, mut all) = (0.0, 0.0);
         for c in concepts.iter().filter(|c| !locating.contains(c.term.as_str())) {
@@ -232,7 +242,7 @@ impl KeywordIndex {
                 .min_by(f64::total_cmp)
                 .unwrap_or_else(|| self.idf(c.term.as_str()));
             all += w;
-            if c.alternatives.iter().any(|p| p.iter().all(|f| doc.contains(f.as_str()))) {
+            if c.alternatives.iter().any(|p| p.iter().all(|f| present(f.as_str()))) {
                 hit += w;
             }
         }

@@ -42,6 +42,13 @@ use store::{FlatStore, VectorStore};
 use thresholds::{ThresholdsError, ThresholdsFile};
 use topic::PlaceTerms;
 
+/// Words that name the property a question is about ("the apartment", "das
+/// Haus") rather than what is asked: like place words, they locate and are
+/// left out of keyword coverage. Source: the catalogue's property types and
+/// the nouns titles and inquiries use for them, in English and German.
+const PROPERTY_WORDS: &str = "apartment flat house home condominium unit shop office property studio \
+    wohnung haus eigentumswohnung objekt immobilie laden buro einfamilienhaus";
+
 /// Size of each candidate list (BM25 and vector).
 pub const CANDIDATES_PER_LIST: usize = 20;
 /// Reciprocal rank fusion constant (Cormack et al. 2009).
@@ -162,7 +169,7 @@ impl Retriever {
     pub fn build(catalogue: &Catalogue, settings: RetrievalSettings) -> Result<Self, RetrievalError> {
         let chunks = catalogue.chunks.clone();
         let place_text = |l: &crate::catalogue::Listing| {
-            format!("{} {} {} {}", l.id, l.district, l.city, fold::exonyms(&l.city).join(" "))
+            format!("{} {} {} {} {PROPERTY_WORDS}", l.id, l.district, l.city, fold::exonyms(&l.city).join(" "))
         };
         let every_place: String = catalogue.listings.iter().map(place_text).collect::<Vec<_>>().join(" ");
         let locating: Vec<String> = chunks
@@ -269,7 +276,7 @@ impl Retriever {
                     bm25: None,
                     bm25_rank: None,
                     vector_rank: None,
-                    coverage: self.keyword.coverage(&terms, chunk),
+                    coverage: self.keyword.coverage(&terms, chunk, listing.is_some()),
                     cosine,
                     cosine_z: if sd > 0.0 { (cosine - mean) / sd } else { 0.0 },
                     rerank: None,
