@@ -107,6 +107,7 @@ impl KeywordIndex {
         let mut doc_terms = Vec::with_capacity(chunks.len());
         let mut located: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
         let mut title_only: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
+        let mut place_sets: HashMap<&str, HashSet<String>> = HashMap::new();
         let mut doc_freq: HashMap<String, usize> = HashMap::new();
         for (i, c) in chunks.iter().enumerate() {
             let mut doc = TantivyDocument::default();
@@ -116,7 +117,12 @@ impl KeywordIndex {
             writer.add_document(doc)?;
             let with_header: HashSet<String> = analyze(&c.index_text).into_iter().collect();
             let own: HashSet<String> = analyze(&c.text).into_iter().collect();
-            let places: HashSet<String> = locating.get(i).map(|t| analyze(t).into_iter().collect()).unwrap_or_default();
+            // Many chunks share one place text (a listing's sentences; every
+            // policy section): analyse each distinct text once.
+            let places: HashSet<String> = match locating.get(i) {
+                Some(t) => place_sets.entry(t.as_str()).or_insert_with(|| analyze(t).into_iter().collect()).clone(),
+                None => HashSet::new(),
+            };
             // A listing's title heads every one of its sentences: its words say
             // which listing, not what this sentence says ("with balcony" made
             // "dates from 1912" a full match for "Does it have a balcony?").
