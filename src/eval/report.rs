@@ -237,23 +237,14 @@ pub fn render_markdown(r: &EvalReport) -> String {
     }
 
     let _ = writeln!(s, "\n## Breakdown\n\n| group | runs | passed | pass rate |\n|---|---|---|---|");
-    for (lang, b) in &r.by_lang {
-        let _ = writeln!(
-            s,
-            "| lang:{lang} | {} | {} | {:.1}% |",
-            b.runs,
-            b.passed,
-            100.0 * b.passed as f64 / b.runs.max(1) as f64
-        );
-    }
-    for (tag, b) in &r.by_tag {
-        let _ = writeln!(
-            s,
-            "| {tag} | {} | {} | {:.1}% |",
-            b.runs,
-            b.passed,
-            100.0 * b.passed as f64 / b.runs.max(1) as f64
-        );
+    let groups = r
+        .by_lang
+        .iter()
+        .map(|(lang, b)| (format!("lang:{lang}"), b))
+        .chain(r.by_tag.iter().map(|(t, b)| (t.clone(), b)));
+    for (group, b) in groups {
+        let rate = 100.0 * b.passed as f64 / b.runs.max(1) as f64;
+        let _ = writeln!(s, "| {group} | {} | {} | {rate:.1}% |", b.runs, b.passed);
     }
 
     let _ = writeln!(
