@@ -6,6 +6,7 @@ pub mod demo;
 pub mod guards;
 pub mod model;
 pub mod numbers;
+pub mod render;
 
 use std::collections::HashMap;
 use std::sync::Arc;

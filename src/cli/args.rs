@@ -1,0 +1,72 @@
+//! Flag groups shared by several subcommands: retrieval settings and agent limits.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::agent::Limits;
+use crate::retrieval::thresholds::DEFAULT_THRESHOLDS_FILE;
+use crate::retrieval::{EmbedderChoice, RetrievalConfig};
+
+/// Retrieval flags shared by every command that searches knowledge.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RetrievalArgs {
+    /// Embedder: `hashing` (offline default) or `e5` (multilingual-e5-small from --models).
+    #[arg(long, default_value = "hashing", value_parser = |s: &str| s.parse::<EmbedderChoice>())]
+    pub embedder: EmbedderChoice,
+    /// Directory holding model folders (see scripts/fetch-models).
+    #[arg(long, default_value = "models", value_name = "DIR")]
+    pub models: PathBuf,
+    /// Cross-encoder reranker: `none` or a model directory.
+    #[arg(long, default_value = "none", value_name = "none|PATH")]
+    pub reranker: String,
+    /// Retrieval thresholds file (keyed by model id; written by `inquiry calibrate --write`).
+    #[arg(long, default_value = DEFAULT_THRESHOLDS_FILE, value_name = "FILE")]
+    pub retrieval_thresholds: PathBuf,
+    /// Do not read or write the on-disk embedding cache (.cache/embeddings).
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl RetrievalArgs {
+    /// The library configuration these flags describe.
+    pub fn config(&self) -> RetrievalConfig {
+        RetrievalConfig {
+            embedder: self.embedder,
+            models_dir: self.models.clone(),
+            reranker: (self.reranker != "none").then(|| PathBuf::from(&self.reranker)),
+            thresholds: self.retrieval_thresholds.clone(),
+            cache_dir: (!self.no_cache).then(|| PathBuf::from(".cache/embeddings")),
+        }
+    }
+}
+
+/// Agent limits, overridable per run (SPEC §6 defaults).
+#[derive(Debug, Clone, clap::Args)]
+pub struct LimitArgs {
+    /// Most model calls per inquiry (at least 1).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_model_calls: u32,
+    /// Token budget per inquiry (tokens, at least 1).
+    #[arg(long, default_value_t = 80_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub token_budget: u64,
+    /// Timeout of one model call (seconds, at least 1).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub model_timeout: u64,
+    /// Timeout of one tool call (seconds, at least 1).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub tool_timeout: u64,
+}
+
+impl LimitArgs {
+    /// The agent limits these flags describe.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_model_calls: self.max_model_calls,
+            token_budget: self.token_budget,
+            model_timeout: Duration::from_secs(self.model_timeout),
+            tool_timeout: Duration::from_secs(self.tool_timeout),
+            ..Limits::default()
+        }
+    }
+}
+

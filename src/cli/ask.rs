@@ -1,0 +1,77 @@
+//! `inquiry ask`: answer one inquiry and show the reply, citations, tickets and trace.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::bail;
+
+use super::args::{LimitArgs, RetrievalArgs};
+use super::runtime;
+use crate::agent::render::render_run;
+use crate::app::{load_history, model_client_with, ConnectedAgent, Knowledge};
+
+/// Arguments of `inquiry ask`.
+#[derive(Debug, clap::Args)]
+pub struct AskArgs {
+    /// The customer's inquiry.
+    pub inquiry: String,
+    /// Earlier exchanges: a JSON array of {"inquiry", "reply"} objects, oldest first (at most 5).
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Catalogue directory holding listings.json and policies/.
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Show a table of the tool calls (turn, tool, arguments, result, ms).
+    #[arg(long)]
+    pub trace: bool,
+    /// Print the full structured result as JSON on stdout.
+    #[arg(long, conflicts_with = "trace")]
+    pub json: bool,
+    /// Model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
+    #[arg(long, default_value = "demo")]
+    pub model: String,
+    /// Provider base URL (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL), e.g. a local vLLM server.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Retrieval settings.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+    /// Agent limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Runs the agent once and renders its result (or prints it as JSON).
+///
+/// # Errors
+/// An empty inquiry, a bad history file, model or catalogue configuration errors.
+pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
+    if args.inquiry.trim().is_empty() {
+        bail!("the inquiry is empty; expected the customer's message, e.g. inquiry ask \"Is heating included in HH-1001?\"");
+    }
+    let history = match &args.history {
+        Some(path) => load_history(path)?,
+        None => vec![],
+    };
+    let model = model_client_with(&args.model, args.base_url.as_deref())?;
+    let knowledge = Knowledge::load(&args.data, None, &args.retrieval.config())?;
+    let result = runtime()?.block_on(async {
+        let connected = ConnectedAgent::connect(model, knowledge.toolbox(), args.limits.limits()).await?;
+        let result = connected.agent.run(&args.inquiry, &history).await;
+        connected.close().await;
+        anyhow::Ok(result?)
+    })?;
+    if let Some(e) = &result.error {
+        eprintln!("warning: the run ended with an error: {e}");
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &result)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{}", render_run(&result, args.trace))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+

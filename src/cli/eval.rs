@@ -1,0 +1,221 @@
+//! `inquiry eval`: run the suite and the golden set, write the reports, gate the metrics.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+
+use super::args::{LimitArgs, RetrievalArgs};
+use super::{check_out_dir, decided, runtime};
+use crate::app::model_client_with;
+
+/// Arguments of `inquiry eval`.
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// Run only the cases marked `subset`.
+    #[arg(long)]
+    pub subset: bool,
+    /// Run only this case (repeatable).
+    #[arg(long = "case", value_name = "ID")]
+    pub cases_selected: Vec<String>,
+    /// Run only cases with this tag (repeatable).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Catalogue directory.
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Case directory (*.yaml).
+    #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
+    pub cases_dir: PathBuf,
+    /// Retrieval golden set.
+    #[arg(long, default_value = "golden/golden.yaml", value_name = "FILE")]
+    pub golden: PathBuf,
+    /// Directory of overlay catalogues used by cases (`fixtures:`).
+    #[arg(long, default_value = "fixtures", value_name = "DIR")]
+    pub fixtures: PathBuf,
+    /// Metric thresholds.
+    #[arg(long, default_value = "thresholds.json", value_name = "FILE")]
+    pub thresholds: PathBuf,
+    /// Price table (USD per million tokens by model id).
+    #[arg(long, default_value = "prices.json", value_name = "FILE")]
+    pub prices: PathBuf,
+    /// Report name: files <out>/<name>.md, <name>.json, <name>/<case-id>.json.
+    #[arg(long, default_value = "eval")]
+    pub name: String,
+    /// Output directory.
+    #[arg(long, default_value = "reports", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Judge: `rules` (offline, default), `llm` (needs --judge-model) or `none`.
+    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "none"])]
+    pub judge: String,
+    /// Model of the LLM judge: `anthropic:<id>` or `openai:<id>`.
+    #[arg(long, value_name = "MODEL")]
+    pub judge_model: Option<String>,
+    /// Judge rubric templates.
+    #[arg(long, default_value = "rubrics", value_name = "DIR")]
+    pub rubrics: PathBuf,
+    /// Agent model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
+    #[arg(long, default_value = "demo")]
+    pub model: String,
+    /// Base URL of the agent model's provider (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Base URL of the judge model's provider.
+    #[arg(long, value_name = "URL")]
+    pub judge_base_url: Option<String>,
+    /// Runs per case (pass rate per case, pass^N for critical cases, flaky list).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
+    /// Cases run at once.
+    #[arg(short = 'j', long = "jobs", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub jobs: u32,
+    /// Also write a JUnit XML file (one test case per eval case).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Print the JSON report on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Retrieval settings.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+    /// Agent limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Progress on stderr: a bar on a terminal, plain lines otherwise.
+struct EvalProgress {
+    bar: Option<indicatif::ProgressBar>,
+    total: std::sync::atomic::AtomicUsize,
+    count: std::sync::atomic::AtomicUsize,
+}
+
+impl EvalProgress {
+    fn new() -> Self {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::stderr());
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} cases {msg}") {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Self { bar, total: 0.into(), count: 0.into() }
+    }
+}
+
+impl crate::eval::Progress for EvalProgress {
+    fn start(&self, total: usize) {
+        self.total.store(total, std::sync::atomic::Ordering::SeqCst);
+        if let Some(bar) = &self.bar {
+            bar.set_length(total as u64);
+        }
+    }
+    fn done(&self, case_id: &str, passed: bool, latency_ms: u64) {
+        let n = self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        let word = if passed { "pass" } else { "FAIL" };
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(format!("{case_id} {word}"));
+                bar.inc(1);
+            }
+            None => eprintln!(
+                "[{n}/{}] {word} {case_id} ({latency_ms} ms)",
+                self.total.load(std::sync::atomic::Ordering::SeqCst)
+            ),
+        }
+    }
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Runs the eval and writes the report set; exit 1 when a threshold is missed.
+///
+/// # Errors
+/// Bad flags, files or cases (exit 2), naming the file, line or flag.
+pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
+    use crate::eval::{report, run_eval, EvalSetup, ModelFactory, Selection};
+    check_out_dir(&args.out)?;
+    let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
+    let prices = crate::eval::prices::PriceTable::load(&args.prices)?;
+    let model = model_client_with(&args.model, args.base_url.as_deref())?;
+    let judge: Option<Arc<dyn crate::eval::judge::Judge>> = match args.judge.as_str() {
+        "none" => None,
+        "rules" => Some(Arc::new(crate::eval::judge::RuleJudge)),
+        _ => {
+            let spec =
+                args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
+            let judge_model = model_client_with(spec, args.judge_base_url.as_deref())?;
+            Some(Arc::new(crate::eval::judge::LlmJudge::load(judge_model, &args.rubrics)?))
+        }
+    };
+    if args.name.is_empty() || args.name.contains(['/', '\\']) || args.name.starts_with('.') {
+        bail!("--name {:?}: expected a plain file name without slashes", args.name);
+    }
+    let setup = EvalSetup {
+        data: args.data.clone(),
+        cases_dir: args.cases_dir.clone(),
+        golden: args.golden.clone(),
+        fixtures: args.fixtures.clone(),
+        retrieval: args.retrieval.config(),
+        thresholds,
+        selection: Selection { subset: args.subset, case_ids: args.cases_selected.clone(), tags: args.tags.clone() },
+        concurrency: args.jobs as usize,
+        repeat: args.repeat as usize,
+        limits: args.limits.limits(),
+        prices,
+        name: args.name.clone(),
+    };
+    let model_id = model.id().to_owned();
+    let factory: ModelFactory = Arc::new(move |_, _| model.clone());
+    let progress = EvalProgress::new();
+    let result = runtime()?.block_on(run_eval(
+        &setup,
+        Arc::new(crate::app::McpAgentRunner),
+        &model_id,
+        factory,
+        judge,
+        &progress,
+    ))?;
+    let written = report::write_reports(&result, &args.out)?;
+    if let Some(path) = &args.junit {
+        report::write_atomic(path, report::render_junit(&result)?.as_bytes())?;
+    }
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&summary)
+            .with_context(|| format!("GITHUB_STEP_SUMMARY {}: cannot open", PathBuf::from(&summary).display()))?;
+        f.write_all(report::render_summary(&result).as_bytes())?;
+    }
+    eprint!("{}", report::render_terminal(&result));
+    eprintln!("report: {} (traces in {})", written.markdown.display(), args.out.join(&args.name).display());
+    let errors: Vec<String> = result
+        .cases
+        .iter()
+        .flat_map(|c| c.runs.iter().map(move |r| (c, r)))
+        .filter_map(|(c, r)| {
+            r.error
+                .clone()
+                .or_else(|| r.result.as_ref().and_then(|x| x.error.clone()))
+                .map(|e| format!("{}: {e}", c.id))
+        })
+        .collect();
+    if !errors.is_empty() {
+        eprintln!("warning: {} run(s) ended with an agent or provider error; first: {}", errors.len(), errors[0]);
+    }
+    decided(if result.passed() { 0 } else { 1 });
+    if args.json {
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer_pretty(&mut out, &report::summary_json(&result))?;
+        writeln!(out)?;
+    }
+    Ok(if result.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+

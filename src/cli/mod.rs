@@ -1,0 +1,144 @@
+//! Command-line interface: the `Command` enum, dispatch, and the one place
+//! where errors become exit codes.
+//!
+//! `main.rs` only calls [`main`]. Each subcommand lives in its own file here
+//! (`eval.rs`, `ask.rs`, …): it turns flags into a library call and renders the
+//! returned value. Flag groups shared by several commands are in [`args`].
+//! Exit codes: 0 ok, 1 a threshold or separation miss, 2 a usage,
+//! configuration or data error.
+//!
+//! A new subcommand is one new file under `src/cli/` (its `Args` struct and a
+//! `run` function) and one line in [`Command`] (plus its dispatch arm).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::{Parser, Subcommand};
+
+pub mod args;
+pub mod ask;
+pub mod calibrate;
+pub mod check;
+pub mod eval;
+pub mod serve_mcp;
+pub mod tool;
+
+/// Evaluate and calibrate a tool-using property-inquiry agent.
+///
+/// Everything runs offline by default: a rule-based demo model, a hashing
+/// embedder, BM25 keyword search and a rule judge. Real providers and models are
+/// configured, never required.
+#[derive(Debug, Parser)]
+#[command(name = "inquiry", version, about, long_about = None)]
+pub struct Cli {
+    /// Run as if started in DIR: relative paths (data/, cases/, thresholds files,
+    /// models/, reports/) resolve against it. Useful for MCP clients that start
+    /// the server from elsewhere.
+    #[arg(short = 'C', long = "dir", global = true, env = "INQUIRY_HOME", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+// Parsed once per process; boxing the large variants would only add noise.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the 49-case suite and the retrieval golden set, write Markdown/JSON
+    /// reports with a trace per case, exit 1 when a metric misses thresholds.json.
+    Eval(eval::EvalArgs),
+    /// Score the golden set with the active embedder/reranker, show how answerable
+    /// and unanswerable questions separate, and propose retrieval thresholds.
+    Calibrate(calibrate::CalibrateArgs),
+    /// Answer one inquiry and show the reply, citations, tickets and tool trace.
+    Ask(ask::AskArgs),
+    /// Serve the four tools and the policy pages over MCP (stdio, or Streamable HTTP at /mcp).
+    ServeMcp(serve_mcp::ServeArgs),
+    /// Validate a catalogue (listings.json + policies/*.md) and summarise it.
+    Check(check::CheckArgs),
+    /// Call one tool directly with JSON arguments and print its JSON result.
+    Tool(tool::ToolArgs),
+}
+
+/// Parses the process arguments, runs the command and maps the result to an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    match run(cli) {
+        Ok(code) => code,
+        // A reader that closed stdout early (`inquiry eval --json | head`) is
+        // not an error of ours; the verdict already went to stderr.
+        Err(err) if is_broken_pipe(&err) => LAST_CODE.with(|c| ExitCode::from(c.get())),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+thread_local! {
+    /// The exit code a command decided before writing its stdout data (kept
+    /// when a closed pipe interrupts that write).
+    static LAST_CODE: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+/// Records the exit code a command decided before it writes its stdout data.
+pub(crate) fn decided(code: u8) {
+    LAST_CODE.with(|c| c.set(code));
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            || e.downcast_ref::<serde_json::Error>().and_then(|j| j.io_error_kind())
+                == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Runs a parsed command. `Ok` carries 0 or 1; every `Err` means exit 2.
+///
+/// # Errors
+/// Usage, configuration and data errors, with context naming the file or flag.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &cli.dir {
+        std::env::set_current_dir(dir)
+            .with_context(|| format!("-C {}: cannot change into this directory", dir.display()))?;
+    }
+    match cli.command {
+        Command::Eval(args) => eval::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
+        Command::Ask(args) => ask::run(args),
+        Command::ServeMcp(args) => serve_mcp::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Tool(args) => tool::run(args),
+    }
+}
+
+/// Fails before any work when `--out` names something that is not a directory
+/// (it is created later when missing).
+pub(crate) fn check_out_dir(out: &std::path::Path) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        bail!("--out {}: is a file; expected a directory for the reports", out.display());
+    }
+    Ok(())
+}
+
+/// A multi-threaded tokio runtime for the async library calls.
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")
+}
+
+/// Logs go to stderr (never stdout: it carries data and MCP frames), at
+/// `RUST_LOG` level (default `warn`), without colour when `NO_COLOR` is set or
+/// stderr is not a terminal.
+fn init_logging() {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let ansi = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).try_init();
+}
+

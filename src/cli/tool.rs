@@ -1,0 +1,61 @@
+//! `inquiry tool`: call one tool with JSON arguments and print its JSON result.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+
+use super::args::RetrievalArgs;
+use super::decided;
+use crate::catalogue::Catalogue;
+use crate::handoff::HandoffQueue;
+use crate::tools::Toolbox;
+
+/// Arguments of `inquiry tool`.
+#[derive(Debug, clap::Args)]
+pub struct ToolArgs {
+    /// Tool name: search_listings, get_listing, search_knowledge or hand_off_to_human.
+    pub name: String,
+    /// Arguments as a JSON object, e.g. '{"city": "Hamburg", "maxPrice": 2000}'.
+    #[arg(default_value = "{}")]
+    pub arguments: String,
+    /// Catalogue directory holding listings.json and policies/.
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Retrieval settings for search_knowledge.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+}
+
+/// Calls the tool; a rejected argument prints the error JSON and exits 2.
+///
+/// # Errors
+/// An unknown tool, arguments that are not JSON, or a catalogue/retrieval load error.
+pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
+    // Check the cheap things before loading models.
+    if !crate::tools::TOOL_NAMES.contains(&args.name.as_str()) {
+        bail!("unknown tool \"{}\"; expected one of: {}", args.name, crate::tools::TOOL_NAMES.join(", "));
+    }
+    let json: serde_json::Value = serde_json::from_str(&args.arguments)
+        .with_context(|| format!("tool arguments are not valid JSON: {}", args.arguments))?;
+    let catalogue = Arc::new(Catalogue::load(&args.data)?);
+    let retriever = args.retrieval.config().build(&catalogue)?;
+    let toolbox = Toolbox::new(catalogue, Arc::new(retriever), Arc::new(HandoffQueue::new()));
+    let result = crate::tools::call_json(&toolbox, &args.name, json);
+    // A tool error is the caller's input being rejected: a usage error (2).
+    // The error object still goes to stdout, as the tool returned it.
+    let code = if result.is_error { 2 } else { 0 };
+    decided(code);
+    if result.is_error {
+        let field = |k: &str| result.value.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        let hint = field("hint");
+        eprintln!("error: {}{}", field("error"), if hint.is_empty() { String::new() } else { format!(" ({hint})") });
+    }
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &result.value)?;
+    writeln!(out)?;
+    Ok(ExitCode::from(code))
+}
+
