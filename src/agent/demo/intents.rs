@@ -1,0 +1,501 @@
+//! What an inquiry asks for: listing ids, search criteria (city, price limit,
+//! rooms, pets, offer and property type), hand-off intents and the clauses
+//! that ask about a fact. Rules over folded text, never phrases from cases.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::language::detect_language;
+use crate::agent::numbers::parse_number;
+use crate::fold::fold;
+use crate::golden::Lang;
+use crate::handoff::HandoffReason;
+
+pub(super) static LISTING_ID: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b([a-z]{1,2})-(\d{4})\b").expect("valid pattern"));
+pub(super) static PRICE_LIMIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?ix)\b(?:under|below|less\s+than|up\s+to|max(?:imum)?|at\s+most|no\s+more\s+than|within|bis(?:\s+zu)?|unter|unterhalb\s+von|hochstens|maximal|nicht\s+mehr\s+als)\s*(?:euros?|eur|€)?\s*(\d[\d.,]*)\s*(k\b|tsd\b|tausend\b)?")
+        .expect("valid pattern")
+});
+pub(super) static ROOMS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(\d(?:[.,]5)?)\s*-?\s*(?:rooms?|room\s+flat|zimmer|zi\b)").expect("valid pattern")
+});
+
+/// Intent patterns over folded text (see [`crate::fold::fold`]: `ü`→`u`,
+/// `ä`/`ae`→`a`, …). One ticket per matched reason.
+pub(super) static INTENTS: LazyLock<Vec<(HandoffReason, Regex)>> = LazyLock::new(|| {
+    let r = |p: &str| Regex::new(p).expect("valid pattern");
+    vec![
+        (
+            HandoffReason::ViewingRequest,
+            r(
+                r"\b((can|could|may|might|would\s+like\s+to|want\s+to|like\s+to|i.?d\s+like\s+to|love\s+to|hoping\s+to|able\s+to)\s+(i\s+|we\s+)?(please\s+)?((come|drop\s+by)\s+(and|to)\s+)?(view|see|visit|look\s+at|take\s+a\s+look|come\s+(by|round))|(arrange|book|schedule|set\s+up|request)\s+(a\s+|an\s+)?(viewing|visit|appointment)|viewing\s+(on|at|this|next|tomorrow)|(come|drop\s+by)\s+(and|to)\s+see|besichtigungstermin\w*|termin\s+zur\s+besichtigung|besichtigung\s+(am|um|nachste|diese|morgen)|(kann|konnte|darf|mochte|mochten|wurde|wurden|will|wollen|konnen)\b.{0,80}\b(besichtig\w*|ansehen|anschauen|anzusehen|anzuschauen|vorbeikommen))\b",
+            ),
+        ),
+        (
+            HandoffReason::PriceNegotiation,
+            r(
+                r"\b(negotia\w*|discount|bargain|haggl\w*|verhandl\w*|verhandel\w*|rabatt|preisnachlass|nachlass|entgegenkomm\w*|sonderpreis|better\s+(price|deal|offer)|come\s+down|go\s+down|(lower|reduce|reduced|drop)\s+(the\s+|your\s+)?(price|rent|asking)|(price|rent|miete|preis|kaufpreis)\s+(\w+\s+){0,3}(lower|reduced|senken|reduzier\w*|runter|nachgeben)|would\b.{0,50}\b(accept|take|consider|agree\s+to)\b|(a\s+(little|bit)|slightly|somewhat|etwas|bisschen)\s+(less|lower|cheaper|weniger|gunstiger|niedriger)|(less|lower|cheaper)\s+(rent|price)|(offer|bieten|biete)\s+(you\s+)?(€\s*)?\d|(wurde|wurden|ware|waren)\s+.{0,90}(akzeptieren|einverstanden|annehmen)|(mit|am)\s+(dem\s+)?preis\s+(noch\s+)?(etwas|was)|meet\s+(me|us)\s+halfway|flexib\w+\s+(on|with|beim|bei\s+der|bei\s+dem)\s+(the\s+)?(price|rent|preis|miete))\b",
+            ),
+        ),
+        (
+            HandoffReason::ContractOrLegal,
+            r(
+                r"\b(contract|lease\s+agreement|tenancy\s+agreement|terminat\w*|notice\s+period|cancel\s+(my|the)\s+(lease|tenancy|contract)|legal\w*|lawyer|solicitor|sublet\w*|sublease|clause|vertrag\w*|mietvertrag\w*|kundig\w*|anwalt|anwaltin|rechtlich\w*|juristisch\w*|untervermiet\w*|klausel\w*)\b",
+            ),
+        ),
+        (
+            HandoffReason::Complaint,
+            r(
+                r"\b(complain\w*|unacceptable|disappoint\w*|angry|annoyed|furious|rude|outrageous|still\s+(not|hasn.?t|has\s+not|isn.?t)\s+(been\s+)?(fixed|repaired|answered|resolved)|beschwer\w*|unzufrieden|verargert|enttauscht|unverschamt|frechheit|immer\s+noch\s+nicht\s+(repariert|behoben|beantwortet))\b",
+            ),
+        ),
+        (
+            HandoffReason::PersonalDataRequest,
+            r(
+                r"\b((delete|erase|remove)\s+(all\s+)?(of\s+)?(my|our)\s+(personal\s+)?(data|information|details)|personal\s+data|gdpr|data\s+protection|what\s+data\s+(do\s+)?you\s+(have|hold|store|keep)|dsgvo|datenschutz\w*|(meine|unsere)\s+(personlichen\s+)?daten|daten\s+(losch\w*|geloscht)|auskunft\s+uber\s+(meine|die\s+gespeicherten))\b",
+            ),
+        ),
+    ]
+});
+
+pub(super) static PETS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(dogs?|cats?|pets?|pupp(y|ies)|kittens?|hund\w*|katze\w*|kater|haustier\w*)\b")
+        .expect("valid pattern")
+});
+
+/// City names with their exonyms (folded), as the customer may write them.
+pub(super) const CITIES: &[(&str, &[&str])] = &[
+    ("Hamburg", &["hamburg"]),
+    ("Berlin", &["berlin"]),
+    ("München", &["munchen", "munich"]),
+    ("Köln", &["koln", "cologne"]),
+    ("Frankfurt", &["frankfurt"]),
+    ("Stuttgart", &["stuttgart"]),
+    ("Düsseldorf", &["dusseldorf"]),
+    ("Leipzig", &["leipzig"]),
+    ("Dresden", &["dresden"]),
+    ("Nürnberg", &["nurnberg", "nuremberg"]),
+    ("Hannover", &["hannover", "hanover"]),
+    ("Bremen", &["bremen"]),
+    ("Bonn", &["bonn"]),
+];
+
+pub(super) const QUESTION_WORDS_EN: &[&str] = &[
+    "is", "are", "does", "do", "can", "could", "how", "what", "which", "when", "where", "who", "will", "would",
+    "should", "may", "and", "was", "has", "have", "did",
+];
+pub(super) const QUESTION_WORDS_DE: &[&str] = &[
+    "ist", "sind", "gibt", "hat", "haben", "kann", "konnen", "darf", "durfen", "wie", "was", "welche", "welcher",
+    "welches", "wann", "wo", "wer", "muss", "mussen", "wird", "und", "warum", "wieviel", "brauche", "bekomme",
+];
+
+/// Words that only describe a search (or fill a sentence), not a question about a fact.
+pub(super) const FILLER: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "i",
+    "we",
+    "my",
+    "me",
+    "you",
+    "your",
+    "in",
+    "for",
+    "with",
+    "of",
+    "to",
+    "it",
+    "is",
+    "are",
+    "do",
+    "does",
+    "have",
+    "has",
+    "any",
+    "some",
+    "looking",
+    "search",
+    "searching",
+    "want",
+    "need",
+    "would",
+    "like",
+    "flat",
+    "flats",
+    "apartment",
+    "apartments",
+    "house",
+    "houses",
+    "home",
+    "place",
+    "something",
+    "rent",
+    "buy",
+    "under",
+    "below",
+    "less",
+    "than",
+    "up",
+    "max",
+    "maximum",
+    "eur",
+    "euro",
+    "euros",
+    "month",
+    "per",
+    "please",
+    "hello",
+    "hi",
+    "dear",
+    "thanks",
+    "thank",
+    "there",
+    "available",
+    "ich",
+    "wir",
+    "suche",
+    "suchen",
+    "eine",
+    "einen",
+    "ein",
+    "die",
+    "der",
+    "das",
+    "in",
+    "fur",
+    "mit",
+    "bis",
+    "unter",
+    "wohnung",
+    "wohnungen",
+    "haus",
+    "mieten",
+    "kaufen",
+    "monat",
+    "pro",
+    "im",
+    "und",
+    "habe",
+    "haben",
+    "hallo",
+    "guten",
+    "tag",
+    "danke",
+    "bitte",
+    "gibt",
+    "es",
+    "rooms",
+    "room",
+    "zimmer",
+    "can",
+    "could",
+    "you",
+    "have",
+    "got",
+    "offer",
+    "und",
+    "and",
+    "or",
+    "oder",
+    "k",
+    "am",
+    "also",
+    "auch",
+    "dog",
+    "dogs",
+    "cat",
+    "cats",
+    "pet",
+    "pets",
+    "hund",
+    "hunde",
+    "katze",
+    "katzen",
+    "haustier",
+    "haustiere",
+    "mein",
+    "meine",
+    "meinen",
+    "our",
+    "that",
+    "this",
+    "so",
+    "bin",
+    "am",
+    "just",
+    "too",
+    "which",
+    "geht",
+    "possible",
+    "moglich",
+    "okay",
+    "ok",
+    "work",
+    "works",
+    "fine",
+    "passt",
+];
+
+/// Words that only restate search criteria in a search inquiry ("in which I
+/// may keep my cat").
+pub(super) const CRITERIA_WORDS: &[&str] = &[
+    "keep",
+    "halten",
+    "allowed",
+    "erlaubt",
+    "permitted",
+    "bring",
+    "mitbringen",
+    "darf",
+    "live",
+    "wohnen",
+    "mietwohnung",
+];
+
+/// What the demo model takes from an inquiry.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Analysis {
+    pub(super) lang: Lang,
+    pub(super) ids: Vec<String>,
+    pub(super) city: Option<String>,
+    pub(super) max_price: Option<f64>,
+    pub(super) min_rooms: Option<f64>,
+    pub(super) pets: bool,
+    pub(super) offer_type: Option<&'static str>,
+    pub(super) property_type: Option<&'static str>,
+    pub(super) intents: Vec<HandoffReason>,
+    pub(super) questions: Vec<String>,
+}
+
+pub(super) fn analyze(inquiry: &str) -> Analysis {
+    let folded = fold(inquiry);
+    let mut a = Analysis { lang: detect_language(inquiry), ..Analysis::default() };
+    for cap in LISTING_ID.captures_iter(inquiry) {
+        let id = format!("{}-{}", cap[1].to_uppercase(), &cap[2]);
+        if !a.ids.contains(&id) {
+            a.ids.push(id);
+        }
+    }
+    let words: BTreeSet<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    a.city = CITIES.iter().find(|(_, names)| names.iter().any(|n| words.contains(n))).map(|(c, _)| (*c).to_owned());
+    if let Some(cap) = PRICE_LIMIT.captures(&folded) {
+        let thousands = cap.get(2).is_some();
+        a.max_price = parse_number(cap[1].trim_end_matches(['.', ','])).map(|v| if thousands { v * 1000.0 } else { v });
+    }
+    a.min_rooms = ROOMS.captures(inquiry).and_then(|c| parse_number(&c[1]));
+    a.pets = PETS.is_match(&folded);
+    let has = |list: &[&str]| list.iter().any(|w| words.contains(w));
+    a.offer_type = if has(&["buy", "purchase", "kaufen", "kauf", "eigentumswohnung", "sale"]) {
+        Some("sale")
+    } else if has(&["rent", "mieten", "miete", "let", "rental"]) && (a.city.is_some() || a.max_price.is_some()) {
+        Some("rent")
+    } else {
+        None
+    };
+    a.property_type = if has(&["office", "shop", "commercial", "gewerbe", "laden", "buro", "gewerbeflache"]) {
+        Some("commercial")
+    } else if has(&["house", "haus", "einfamilienhaus", "reihenhaus"]) {
+        Some("house")
+    } else if has(&["flat", "apartment", "wohnung", "appartement", "condominium", "eigentumswohnung"]) {
+        Some("apartment")
+    } else {
+        None
+    };
+    for (reason, pattern) in INTENTS.iter() {
+        if pattern.is_match(&folded) && !a.intents.contains(reason) {
+            a.intents.push(*reason);
+        }
+    }
+    a.questions = question_clauses(inquiry);
+    if a.ids.is_empty() && (a.city.is_some() || a.max_price.is_some()) {
+        // In a search, a clause that only restates criteria ("in which I may
+        // keep my cat?") is answered by the search itself.
+        a.questions.retain(|q| {
+            let f = fold(q);
+            f.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).any(|w| {
+                !FILLER.contains(&w) && !CRITERIA_WORDS.contains(&w) && !is_place_or_number(w) && !PETS.is_match(w)
+            })
+        });
+    }
+    a
+}
+
+/// Splits an inquiry into clauses and keeps those that ask about a fact:
+/// a clause ending in `?` or opening with a question word, that is not only a
+/// hand-off request (viewing, negotiation, …) or only search criteria.
+pub(super) fn question_clauses(inquiry: &str) -> Vec<String> {
+    // Commas separate jobs only in a sentence that also lists search criteria
+    // or asks for a hand-off ("flat in Hamburg under 2,000, I have a dog, is
+    // heating included, can I view it"); elsewhere a comma belongs to the
+    // question ("Does it have parking, and what does it cost?").
+    let folded = fold(inquiry);
+    let mixed = INTENTS.iter().any(|(_, p)| p.is_match(&folded)) || PRICE_LIMIT.is_match(&folded);
+    let mut clauses: Vec<(String, bool)> = vec![];
+    let mut current = String::new();
+    let chars: Vec<char> = inquiry.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let next_space = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+        if matches!(c, '?' | '!' | '\n' | ';') || (c == '.' && next_space) || (c == ',' && next_space && mixed) {
+            if c == '?' || c == '.' || c == '!' {
+                current.push(c);
+            }
+            let text = current.trim().to_owned();
+            if !text.is_empty() {
+                clauses.push((text, c == '?'));
+            }
+            current.clear();
+        } else {
+            current.push(c);
+        }
+    }
+    if !current.trim().is_empty() {
+        clauses.push((current.trim().to_owned(), false));
+    }
+    clauses
+        .into_iter()
+        .filter_map(|(text, ends_with_question)| {
+            let folded = fold(&text);
+            let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            let opens_question =
+                words.first().is_some_and(|w| QUESTION_WORDS_EN.contains(w) || QUESTION_WORDS_DE.contains(w));
+            if !(ends_with_question || opens_question) {
+                return None;
+            }
+            if INTENTS.iter().any(|(_, p)| p.is_match(&folded)) {
+                return None;
+            }
+            let topical = words.iter().filter(|w| !FILLER.contains(w) && !is_place_or_number(w)).count();
+            (topical > 0).then_some(text)
+        })
+        .collect()
+}
+
+pub(super) fn is_place_or_number(word: &str) -> bool {
+    word.chars().all(|c| c.is_ascii_digit())
+        || CITIES.iter().any(|(_, names)| names.contains(&word))
+        || QUESTION_WORDS_EN.contains(&word)
+        || QUESTION_WORDS_DE.contains(&word)
+        || (word.len() <= 2 && word.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// Topics a question may ask about that a listing record answers directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Field {
+    Price,
+    Pets,
+    Rooms,
+    Area,
+    Floor,
+    Available,
+    Energy,
+    YearBuilt,
+}
+
+pub(super) fn fields_asked(question: &str) -> Vec<Field> {
+    let f = fold(question);
+    let mut out = vec![];
+    let has = |ws: &[&str]| ws.iter().any(|w| f.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w));
+    if has(&[
+        "price",
+        "cost",
+        "costs",
+        "rent",
+        "kaltmiete",
+        "miete",
+        "preis",
+        "kaufpreis",
+        "kostet",
+        "expensive",
+        "teuer",
+    ]) {
+        out.push(Field::Price);
+    }
+    if PETS.is_match(&f) {
+        out.push(Field::Pets);
+    }
+    if has(&["rooms", "zimmer"]) {
+        out.push(Field::Rooms);
+    }
+    if has(&["big", "size", "large", "area", "sqm", "qm", "quadratmeter", "gross", "flache"]) {
+        out.push(Field::Area);
+    }
+    if has(&["floor", "etage", "stock", "stockwerk", "geschoss"]) {
+        out.push(Field::Floor);
+    }
+    if has(&["available", "verfugbar", "frei", "einziehen", "move", "bezugsfrei"]) {
+        out.push(Field::Available);
+    }
+    if has(&["energy", "energieklasse", "energieausweis", "efficiency"]) {
+        out.push(Field::Energy);
+    }
+    if has(&["built", "baujahr", "year", "jahr", "gebaut", "old", "alt", "errichtet"]) {
+        out.push(Field::YearBuilt);
+    }
+    out
+}
+
+/// Whether a question is about utilities (Nebenkosten, running costs).
+pub(super) fn mentions_utilities(question: &str) -> bool {
+    let f = fold(question);
+    f.split(|c: char| !c.is_alphanumeric())
+        .any(|w| matches!(w, "utilities" | "nebenkosten" | "betriebskosten" | "warmmiete" | "pauschalmiete"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyses_the_opening_inquiry() {
+        let a =
+            analyze("A flat in Hamburg under €2,000, I have a dog, is heating included, can I view it on Saturday?");
+        assert_eq!(a.lang, Lang::En);
+        assert_eq!(a.city.as_deref(), Some("Hamburg"));
+        assert_eq!(a.max_price, Some(2000.0));
+        assert!(a.pets);
+        assert_eq!(a.intents, [HandoffReason::ViewingRequest]);
+        assert_eq!(a.questions, ["is heating included"]);
+    }
+
+    #[test]
+    fn words_shared_by_both_languages_do_not_decide() {
+        // "was" is English too: this question got a German reply once.
+        assert_eq!(detect_language("When was HH-1001 built?"), Lang::En);
+        assert_eq!(detect_language("Was kostet ein Tiefgaragenstellplatz bei M-3002?"), Lang::De);
+        assert_eq!(detect_language("Liegt die Wohnung an der Alster?"), Lang::De);
+        assert_eq!(detect_language("Is the flat also available in May?"), Lang::En);
+    }
+
+    #[test]
+    fn analyses_german() {
+        let a = analyze("Wohnung in München bis 2.500 €, ich habe eine Katze. Ist die Heizung inklusive? Kann ich sie am Samstag besichtigen?");
+        assert_eq!(a.lang, Lang::De);
+        assert_eq!(a.city.as_deref(), Some("München"));
+        assert_eq!(a.max_price, Some(2500.0));
+        assert!(a.pets);
+        assert_eq!(a.intents, [HandoffReason::ViewingRequest]);
+        assert_eq!(a.questions, ["Ist die Heizung inklusive?"]);
+    }
+
+    #[test]
+    fn recognises_every_intent() {
+        let cases = [
+            ("Would the landlord perhaps accept 1,500 instead?", HandoffReason::PriceNegotiation),
+            ("Is there any flexibility on the price?", HandoffReason::PriceNegotiation),
+            ("Wäre der Vermieter mit 1.500 € einverstanden?", HandoffReason::PriceNegotiation),
+            ("Please delete all my personal data.", HandoffReason::PersonalDataRequest),
+            ("Bitte löschen Sie meine Daten.", HandoffReason::PersonalDataRequest),
+            ("Can I terminate the contract early?", HandoffReason::ContractOrLegal),
+            ("Die Heizung ist immer noch nicht repariert, ich möchte mich beschweren.", HandoffReason::Complaint),
+            ("Can I see the flat on Friday?", HandoffReason::ViewingRequest),
+        ];
+        for (text, reason) in cases {
+            assert!(analyze(text).intents.contains(&reason), "{text}: {:?}", analyze(text).intents);
+        }
+        assert!(analyze("Is heating included?").intents.is_empty());
+    }
+}
