@@ -13,7 +13,7 @@ use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::chunk::{self, Chunk};
+use crate::chunk::{self, policy_chunk_id, split_sentences, Chunk, ChunkSource};
 
 /// Whether a listing is offered for rent or for sale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -262,7 +262,7 @@ impl Catalogue {
 
     /// Builds a catalogue from already validated parts (chunks are derived).
     pub fn from_parts(listings: Vec<Listing>, policies: Vec<PolicyPage>) -> Self {
-        let chunks = chunk::chunk_catalogue(&listings, &policies);
+        let chunks = chunk_catalogue(&listings, &policies);
         Self { listings, policies, chunks }
     }
 
@@ -512,6 +512,36 @@ fn truncate(s: &str, max: usize) -> String {
     } else {
         s.chars().take(max).collect::<String>() + "…"
     }
+}
+
+/// Builds every chunk of a catalogue: listing sentences (file order) then policy
+/// sections (page order).
+pub fn chunk_catalogue(listings: &[Listing], policies: &[PolicyPage]) -> Vec<Chunk> {
+    let mut chunks = Vec::new();
+    for listing in listings {
+        let header = format!("{} ({}) · {}, {}", listing.title, listing.id, listing.district, listing.city);
+        for (i, sentence) in split_sentences(&listing.description).into_iter().enumerate() {
+            chunks.push(Chunk {
+                id: format!("{}#s{}", listing.id, i + 1),
+                source: ChunkSource::Listing,
+                listing_id: Some(listing.id.clone()),
+                index_text: format!("{header}\n{sentence}"),
+                text: sentence,
+            });
+        }
+    }
+    for page in policies {
+        for section in &page.sections {
+            chunks.push(Chunk {
+                id: policy_chunk_id(&page.slug, &section.slug),
+                source: ChunkSource::Policy,
+                listing_id: None,
+                index_text: format!("{} · {}\n{}", page.title, section.heading, section.text),
+                text: section.text.clone(),
+            });
+        }
+    }
+    chunks
 }
 
 #[cfg(test)]

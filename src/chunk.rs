@@ -4,10 +4,11 @@
 //! chunk `<ID>#s<i>`. A policy section is chunk `policy:<slug>#<section-slug>`.
 //! Each chunk keeps `text` (returned and cited verbatim) and `index_text`, the
 //! text with a context header for keyword search and the reranker.
+//!
+//! This module owns the chunk types and the splitting rules; `catalogue`
+//! applies them to its listings and policy pages (the dependency runs one way).
 
 use serde::{Deserialize, Serialize};
-
-use crate::catalogue::{Listing, PolicyPage};
 
 /// Where a chunk comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -99,36 +100,6 @@ pub fn slugify(heading: &str) -> String {
 /// Chunk id of a policy section: `policy:<page-slug>#<section-slug>`.
 pub fn policy_chunk_id(page: &str, section: &str) -> String {
     format!("policy:{page}#{section}")
-}
-
-/// Builds every chunk of a catalogue: listing sentences (file order) then policy
-/// sections (page order).
-pub fn chunk_catalogue(listings: &[Listing], policies: &[PolicyPage]) -> Vec<Chunk> {
-    let mut chunks = Vec::new();
-    for listing in listings {
-        let header = format!("{} ({}) · {}, {}", listing.title, listing.id, listing.district, listing.city);
-        for (i, sentence) in split_sentences(&listing.description).into_iter().enumerate() {
-            chunks.push(Chunk {
-                id: format!("{}#s{}", listing.id, i + 1),
-                source: ChunkSource::Listing,
-                listing_id: Some(listing.id.clone()),
-                index_text: format!("{header}\n{sentence}"),
-                text: sentence,
-            });
-        }
-    }
-    for page in policies {
-        for section in &page.sections {
-            chunks.push(Chunk {
-                id: policy_chunk_id(&page.slug, &section.slug),
-                source: ChunkSource::Policy,
-                listing_id: None,
-                index_text: format!("{} · {}\n{}", page.title, section.heading, section.text),
-                text: section.text.clone(),
-            });
-        }
-    }
-    chunks
 }
 
 #[cfg(test)]
