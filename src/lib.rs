@@ -17,4 +17,6 @@ pub mod knowledge;
 pub mod mcp;
 pub mod providers;
 pub mod retrieval;
+pub mod stats;
+pub mod text_file;
 pub mod tools;
