@@ -8,8 +8,9 @@ use std::sync::Arc;
 use anyhow::{bail, Context};
 
 use super::args::{LimitArgs, RetrievalArgs};
-use super::{check_out_dir, decided, runtime};
+use super::{decided, runtime};
 use crate::app::model_client_with;
+use crate::eval::RunStatus;
 
 /// Arguments of `inquiry eval`.
 #[derive(Debug, clap::Args)]
@@ -41,12 +42,14 @@ pub struct EvalArgs {
     /// Price table (USD per million tokens by model id).
     #[arg(long, default_value = "prices.json", value_name = "FILE")]
     pub prices: PathBuf,
-    /// Report name: files <out>/<name>.md, <name>.json, <name>/<case-id>.json.
+    /// Report name: the set <out>/<name>/ (report.md, report.json, cases/<case-id>.json).
     #[arg(long, default_value = "eval")]
     pub name: String,
-    /// Output directory.
-    #[arg(long, default_value = "reports", value_name = "DIR")]
-    pub out: PathBuf,
+    /// Output directory. Without it, the set goes to runs/<UTC time>-<name>/
+    /// (git-ignored) and runs/latest points at it; the committed reports are
+    /// written with `--out reports`.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// Judge: `rules` (offline, default), `llm` (needs --judge-model) or `none`.
     #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "none"])]
     pub judge: String,
@@ -113,9 +116,13 @@ impl crate::eval::Progress for EvalProgress {
             bar.set_length(total as u64);
         }
     }
-    fn done(&self, case_id: &str, passed: bool, latency_ms: u64) {
+    fn done(&self, case_id: &str, status: RunStatus, latency_ms: u64) {
         let n = self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        let word = if passed { "pass" } else { "FAIL" };
+        let word = match status {
+            RunStatus::Pass => "pass",
+            RunStatus::Fail => "FAIL",
+            RunStatus::Unmeasured => "UNMEASURED",
+        };
         match &self.bar {
             Some(bar) => {
                 bar.set_message(format!("{case_id} {word}"));
@@ -139,8 +146,17 @@ impl crate::eval::Progress for EvalProgress {
 /// # Errors
 /// Bad flags, files or cases (exit 2), naming the file, line or flag.
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
-    use crate::eval::{report, run_eval, EvalSetup, ModelFactory, Selection};
-    check_out_dir(&args.out)?;
+    use crate::eval::{report, report_set, run_eval, EvalSetup, ModelFactory, Selection};
+    // Every output path is checked before the run, so a late failure cannot
+    // leave a mixed report set.
+    let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
+    if let Some(path) = &args.junit {
+        report_set::check_writable_file("--junit", path)?;
+    }
+    let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()).map(PathBuf::from);
+    if let Some(path) = &step_summary {
+        report_set::check_writable_file("GITHUB_STEP_SUMMARY", path)?;
+    }
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     let prices = crate::eval::prices::PriceTable::load(&args.prices)?;
     let model = model_client_with(&args.model, args.base_url.as_deref())?;
@@ -154,9 +170,6 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             Some(Arc::new(crate::eval::judge::LlmJudge::load(judge_model, &args.rubrics)?))
         }
     };
-    if args.name.is_empty() || args.name.contains(['/', '\\']) || args.name.starts_with('.') {
-        bail!("--name {:?}: expected a plain file name without slashes", args.name);
-    }
     let setup = EvalSetup {
         data: args.data.clone(),
         cases_dir: args.cases_dir.clone(),
@@ -182,24 +195,22 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         judge,
         &progress,
     ))?;
-    let written = report::write_reports(&result, &args.out)?;
+    let written = report::write_reports(&result, &dest)?;
     if let Some(path) = &args.junit {
         report::write_atomic(path, report::render_junit(&result)?.as_bytes())?;
     }
-    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
+    if let Some(summary) = &step_summary {
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
-            .open(&summary)
-            .with_context(|| format!("GITHUB_STEP_SUMMARY {}: cannot open", PathBuf::from(&summary).display()))?;
+            .open(summary)
+            .with_context(|| format!("GITHUB_STEP_SUMMARY {}: cannot open", summary.display()))?;
         f.write_all(report::render_summary(&result).as_bytes())?;
     }
     eprint!("{}", report::render_terminal(&result));
-    eprintln!("report: {} (traces in {})", written.markdown.display(), args.out.join(&args.name).display());
+    eprintln!("report: {} (traces in {})", written.markdown.display(), written.dir.join("cases").display());
     let errors: Vec<String> = result
-        .cases
-        .iter()
-        .flat_map(|c| c.runs.iter().map(move |r| (c, r)))
+        .runs()
         .filter_map(|(c, r)| {
             r.error
                 .clone()
@@ -209,6 +220,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         .collect();
     if !errors.is_empty() {
         eprintln!("warning: {} run(s) ended with an agent or provider error; first: {}", errors.len(), errors[0]);
+    }
+    // Nothing was learnt about the agent: an infrastructure error, exit 2.
+    if let Some(cause) = result.infrastructure_failure() {
+        decided(2);
+        if args.json {
+            let mut out = std::io::stdout().lock();
+            serde_json::to_writer_pretty(&mut out, &report::summary_json(&result))?;
+            writeln!(out)?;
+        }
+        bail!("{cause}");
     }
     decided(if result.passed() { 0 } else { 1 });
     if args.json {

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+
 use super::metrics::GateStatus;
-use super::{CaseReport, EvalReport};
+use super::{CaseReport, CaseStatus, EvalReport, RunStatus};
 
 /// Writes `bytes` to `path` atomically: a temp file in the same directory,
 /// then a rename, so a reader never sees a half-written report.
@@ -51,53 +52,37 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Trace file of a case, relative to the output directory: `<name>/<case-id>.json`.
-pub fn trace_path(name: &str, case_id: &str) -> String {
-    format!("{name}/{case_id}.json")
+/// Trace file of a case, relative to the report set directory: `cases/<case-id>.json`.
+pub fn trace_path(case_id: &str) -> String {
+    format!("cases/{case_id}.json")
 }
 
-/// The files written for a report.
+/// The files of a written report set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
-    /// `<out>/<name>.md`.
+    /// The set directory.
+    pub dir: PathBuf,
+    /// `<dir>/report.md`.
     pub markdown: PathBuf,
-    /// `<out>/<name>.json`.
+    /// `<dir>/report.json`.
     pub json: PathBuf,
-    /// One trace per case.
-    pub traces: Vec<PathBuf>,
 }
 
-/// Writes the Markdown report, the JSON report and every case trace under `out`.
+/// Writes the report set (Markdown, JSON, every case trace) as a unit: into
+/// a staging directory, then swapped in for the old set (see
+/// [`super::report_set`]).
 ///
 /// # Errors
-/// I/O or serialisation errors, naming the file.
-pub fn write_reports(report: &EvalReport, out: &Path) -> anyhow::Result<Written> {
-    let mut traces = vec![];
+/// I/O or serialisation errors, naming the file; the old set is then untouched.
+pub fn write_reports(report: &EvalReport, dest: &super::report_set::Destination) -> anyhow::Result<Written> {
+    let mut staging = super::report_set::Staging::begin(dest, "eval")?;
     for case in &report.cases {
-        let path = out.join(trace_path(&report.name, &case.id));
-        write_atomic(&path, (serde_json::to_string_pretty(case)? + "\n").as_bytes())?;
-        traces.push(path);
+        staging.write(&trace_path(&case.id), (serde_json::to_string_pretty(case)? + "\n").as_bytes())?;
     }
-    let json = out.join(format!("{}.json", report.name));
-    write_atomic(&json, (serde_json::to_string_pretty(&summary_json(report))? + "\n").as_bytes())?;
-    let markdown = out.join(format!("{}.md", report.name));
-    write_atomic(&markdown, render_markdown(report).as_bytes())?;
-    remove_stale_traces(&out.join(&report.name), &traces);
-    Ok(Written { markdown, json, traces })
-}
-
-/// Removes `*.json` traces an earlier run left in the trace directory (a
-/// narrower `--case` selection, a renamed case), so the directory matches the
-/// report. Best effort: a file that cannot be removed is logged, not fatal.
-fn remove_stale_traces(dir: &Path, written: &[PathBuf]) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for path in entries.filter_map(Result::ok).map(|e| e.path()) {
-        if path.extension().is_some_and(|x| x == "json") && !written.contains(&path) {
-            if let Err(e) = std::fs::remove_file(&path) {
-                tracing::warn!(path = %path.display(), error = %e, "could not remove a stale trace");
-            }
-        }
-    }
+    staging.write("report.json", (serde_json::to_string_pretty(&summary_json(report))? + "\n").as_bytes())?;
+    staging.write("report.md", render_markdown(report).as_bytes())?;
+    let dir = staging.commit()?;
+    Ok(Written { markdown: dir.join("report.md"), json: dir.join("report.json"), dir })
 }
 
 /// The JSON report: the whole [`EvalReport`] except each run's full agent
@@ -116,7 +101,7 @@ pub fn summary_json(report: &EvalReport) -> serde_json::Value {
                     }
                 }
             }
-            case["trace"] = serde_json::Value::String(trace_path(&report.name, &id));
+            case["trace"] = serde_json::Value::String(trace_path(&id));
         }
     }
     value
@@ -156,17 +141,22 @@ fn md_escape(s: &str) -> String {
 pub fn render_summary(report: &EvalReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "## {} — {}\n", report.verdict, report.name);
-    let _ = writeln!(s, "| metric | value | threshold | status | detail |\n|---|---|---|---|---|");
+    let _ = writeln!(s, "| metric | value | 95% interval | threshold | status | detail |\n|---|---|---|---|---|---|");
     for m in &report.metrics {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             m.metric.name,
             m.metric.display(),
+            m.metric.interval_display(),
             bounds_text(m.bounds, &m.metric.unit),
             status_word(m.status),
             md_escape(&m.metric.detail)
         );
+    }
+    let unmeasured: usize = report.runs().filter(|(_, r)| r.status == RunStatus::Unmeasured).count();
+    if unmeasured > 0 {
+        let _ = writeln!(s, "\n{unmeasured} run(s) unmeasured (not in any rate): see the Unmeasured section.");
     }
     s
 }
@@ -236,73 +226,151 @@ pub fn render_markdown(r: &EvalReport) -> String {
         }
     }
 
-    let _ = writeln!(s, "\n## Breakdown\n\n| group | runs | passed | pass rate |\n|---|---|---|---|");
+    let _ = writeln!(s, "\n## Breakdown\n\n| group | measured runs | passed | pass rate | 95% interval | unmeasured |\n|---|---|---|---|---|---|");
     let groups = r
         .by_lang
         .iter()
         .map(|(lang, b)| (format!("lang:{lang}"), b))
         .chain(r.by_tag.iter().map(|(t, b)| (t.clone(), b)));
     for (group, b) in groups {
-        let rate = 100.0 * b.passed as f64 / b.runs.max(1) as f64;
-        let _ = writeln!(s, "| {group} | {} | {} | {rate:.1}% |", b.runs, b.passed);
+        let m = super::metrics::Metric::ratio("case_pass_rate", b.passed, b.runs);
+        let _ = writeln!(
+            s,
+            "| {group} | {} | {} | {} | {} | {} |",
+            b.runs,
+            b.passed,
+            m.display(),
+            m.interval_display(),
+            b.unmeasured
+        );
     }
 
+    let repeat = r.repeat > 1;
     let _ = writeln!(
         s,
         "\n## Cases\n\n| case | lang | tags | result | pass rate | latency | trace |\n|---|---|---|---|---|---|---|"
     );
     for c in &r.cases {
-        let result = if c.passed {
-            "pass"
-        } else if c.flaky {
-            "FLAKY"
-        } else {
-            "FAIL"
-        };
         let crit = if c.critical { " (critical)" } else { "" };
         let mean_ms = c.runs.iter().map(|x| x.latency_ms).sum::<u64>() / c.runs.len().max(1) as u64;
-        let trace = trace_path(&r.name, &c.id);
+        let rate = if c.measured_runs == 0 {
+            "unmeasured".to_owned()
+        } else if repeat {
+            format!("{:.0}% ({}/{})", c.pass_rate * 100.0, passes(c), c.measured_runs)
+        } else {
+            format!("{:.0}%", c.pass_rate * 100.0)
+        };
         let _ = writeln!(
             s,
-            "| `{}`{crit} | {} | {} | {result} | {:.0}% | {mean_ms} ms | [trace]({trace}) |",
+            "| `{}`{crit} | {} | {} | {} | {rate} | {mean_ms} ms | [trace]({}) |",
             c.id,
             c.lang.as_str(),
             c.tags.join(", "),
-            c.pass_rate * 100.0
+            c.status.word(),
+            trace_path(&c.id)
         );
     }
-    let flaky: Vec<&CaseReport> = r.cases.iter().filter(|c| c.flaky).collect();
-    if !flaky.is_empty() {
-        let _ = writeln!(s, "\n## Flaky cases\n");
-        for c in flaky {
-            let _ = writeln!(
-                s,
-                "- `{}`: passed {}/{} runs",
-                c.id,
-                c.runs.iter().filter(|x| x.passed).count(),
-                c.runs.len()
-            );
+    if repeat {
+        render_repeat(&mut s, r);
+    }
+    let unmeasured: Vec<&CaseReport> =
+        r.cases.iter().filter(|c| c.runs.iter().any(|x| x.status == RunStatus::Unmeasured)).collect();
+    if !unmeasured.is_empty() {
+        let _ = writeln!(s, "\n## Unmeasured\n\nThese runs could not be run or graded; they count neither as passed nor as failed.\n");
+        for c in unmeasured {
+            for run in c.runs.iter().filter(|x| x.status == RunStatus::Unmeasured) {
+                let _ = writeln!(s, "- `{}` run {}: {}", c.id, run.attempt, md_escape(run.unmeasured.as_deref().unwrap_or("")));
+            }
         }
     }
-    let failed: Vec<&CaseReport> = r.cases.iter().filter(|c| !c.passed).collect();
+    let failed: Vec<&CaseReport> = r.cases.iter().filter(|c| c.runs.iter().any(|x| x.status == RunStatus::Fail)).collect();
     if !failed.is_empty() {
         let _ = writeln!(s, "\n## Failures");
         for c in failed {
             let _ = writeln!(s, "\n### `{}` ({})\n\n**Inquiry:** {}\n", c.id, c.file, md_escape(&c.inquiry));
-            for run in c.runs.iter().filter(|x| !x.passed) {
-                let reply = run.result.as_ref().map(|x| x.reply.as_str()).unwrap_or("(no reply)");
-                let _ = writeln!(s, "Run {}: **Reply:**\n\n> {}\n", run.attempt, reply.replace('\n', "\n> "));
-                for f in &run.failures {
+            // Identical replies of several runs are shown once, with their run numbers.
+            let mut shown: Vec<(String, Vec<usize>, Vec<String>)> = vec![];
+            for run in c.runs.iter().filter(|x| x.status == RunStatus::Fail) {
+                let reply = run.result.as_ref().map(|x| x.reply.clone()).unwrap_or_else(|| "(no reply)".into());
+                match shown.iter_mut().find(|(r, _, f)| *r == reply && *f == run.failures) {
+                    Some((_, attempts, _)) => attempts.push(run.attempt),
+                    None => shown.push((reply, vec![run.attempt], run.failures.clone())),
+                }
+            }
+            for (reply, attempts, failures) in shown {
+                let label = if c.runs.len() == 1 {
+                    String::new()
+                } else {
+                    let list: Vec<String> = attempts.iter().map(ToString::to_string).collect();
+                    format!("Run{} {}: ", if attempts.len() > 1 { "s" } else { "" }, list.join(", "))
+                };
+                let _ = writeln!(s, "{label}**Reply:**\n\n> {}\n", reply.replace('\n', "\n> "));
+                for f in &failures {
                     let _ = writeln!(s, "- {f}");
                 }
+                // A blank line ends the list, so the next run's heading is not inside it.
+                let _ = writeln!(s);
             }
         }
     }
     s
 }
 
-/// JUnit XML: one test case per eval case; a failing case's message holds its
-/// failure lines.
+fn passes(c: &CaseReport) -> usize {
+    c.runs.iter().filter(|x| x.status == RunStatus::Pass).count()
+}
+
+/// With `--repeat N`: pass@k and pass^k per case and for the suite (unbiased
+/// estimators, the case as the unit), and the flaky list.
+fn render_repeat(s: &mut String, r: &EvalReport) {
+    let n = r.repeat;
+    let ks: Vec<usize> = (1..=n).collect();
+    let _ = writeln!(
+        s,
+        "\n## Repeats: pass@k and pass^k\n\npass@k: the chance that at least one of k runs passes; pass^k: that all k pass. Unbiased estimators over each case's measured runs (1 − C(n−c,k)/C(n,k) and C(c,k)/C(n,k)); the suite figure is the mean over cases.\n"
+    );
+    let header: Vec<String> = ks.iter().flat_map(|k| [format!("pass@{k}"), format!("pass^{k}")]).collect();
+    let _ = writeln!(s, "| case | runs | passed | {} |", header.join(" | "));
+    let _ = writeln!(s, "|---|---|---|{}", "---|".repeat(header.len()));
+    let mut sums = vec![(0.0, 0.0, 0usize); n];
+    for c in &r.cases {
+        let (m, p) = (c.measured_runs, passes(c));
+        let mut cells = vec![];
+        for (i, k) in ks.iter().enumerate() {
+            match (crate::stats::pass_at_k(m, p, *k), crate::stats::pass_hat_k(m, p, *k)) {
+                (Some(a), Some(b)) => {
+                    cells.push(format!("{a:.2}"));
+                    cells.push(format!("{b:.2}"));
+                    sums[i].0 += a;
+                    sums[i].1 += b;
+                    sums[i].2 += 1;
+                }
+                _ => cells.extend(["–".to_owned(), "–".to_owned()]),
+            }
+        }
+        let crit = if c.critical { " (critical)" } else { "" };
+        let _ = writeln!(s, "| `{}`{crit} | {m} | {p} | {} |", c.id, cells.join(" | "));
+    }
+    let suite: Vec<String> = sums
+        .iter()
+        .flat_map(|(a, b, k)| {
+            if *k == 0 { ["–".to_owned(), "–".to_owned()] } else { [format!("{:.3}", a / *k as f64), format!("{:.3}", b / *k as f64)] }
+        })
+        .collect();
+    let _ = writeln!(s, "| **suite** | | | {} |", suite.join(" | "));
+    let flaky: Vec<&CaseReport> = r.cases.iter().filter(|c| c.flaky).collect();
+    let _ = writeln!(s, "\n## Flaky cases\n");
+    if flaky.is_empty() {
+        let _ = writeln!(s, "None: every case passed all or none of its measured runs.");
+    }
+    for c in flaky {
+        let _ = writeln!(s, "- `{}`: passed {}/{} runs", c.id, passes(c), c.measured_runs);
+    }
+}
+
+/// JUnit XML: one test case per eval case. A failing case is a `failure` with
+/// its failure lines; an unmeasured one is an `error` (the harness could not
+/// run or grade it: an infrastructure problem, not a worse agent).
 ///
 /// # Errors
 /// Serialisation failure.
@@ -311,18 +379,29 @@ pub fn render_junit(r: &EvalReport) -> anyhow::Result<String> {
     let mut report = Report::new(format!("inquiry eval {}", r.name));
     let mut suite = TestSuite::new("inquiry-eval");
     for c in &r.cases {
-        let status = if c.passed {
-            TestCaseStatus::success()
-        } else {
-            let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            let lines: Vec<String> = c
-                .runs
-                .iter()
-                .filter(|x| !x.passed)
-                .flat_map(|x| x.failures.iter().map(move |f| format!("run {}: {f}", x.attempt)))
-                .collect();
-            st.set_message(lines.join("\n"));
-            st
+        let status = match c.status {
+            CaseStatus::Pass => TestCaseStatus::success(),
+            CaseStatus::Unmeasured => {
+                let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
+                let lines: Vec<String> = c
+                    .runs
+                    .iter()
+                    .filter_map(|x| x.unmeasured.as_ref().map(|u| format!("run {}: unmeasured: {u}", x.attempt)))
+                    .collect();
+                st.set_message(lines.join("\n"));
+                st
+            }
+            CaseStatus::Fail | CaseStatus::Flaky => {
+                let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                let lines: Vec<String> = c
+                    .runs
+                    .iter()
+                    .filter(|x| x.status == RunStatus::Fail)
+                    .flat_map(|x| x.failures.iter().map(move |f| format!("run {}: {f}", x.attempt)))
+                    .collect();
+                st.set_message(lines.join("\n"));
+                st
+            }
         };
         let mut tc = TestCase::new(c.id.clone(), status);
         tc.set_classname(format!("inquiry.{}", c.lang.as_str()));
@@ -334,20 +413,23 @@ pub fn render_junit(r: &EvalReport) -> anyhow::Result<String> {
     Ok(report.to_string()?)
 }
 
-/// The terminal summary (comfy-table) for stderr.
+/// The terminal summary (comfy-table) for stderr: the metric table, the
+/// verdict line, then each failing case with its first failure line.
 pub fn render_terminal(r: &EvalReport) -> String {
     let mut table = comfy_table::Table::new();
     table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
-    table.set_header(["metric", "value", "threshold", "status"]);
+    table.set_header(["metric", "value", "95% interval", "threshold", "status"]);
     for m in &r.metrics {
         table.add_row([
             m.metric.name.clone(),
             m.metric.display(),
+            m.metric.interval_display(),
             bounds_text(m.bounds, &m.metric.unit),
             status_word(m.status).to_owned(),
         ]);
     }
     let passed = r.cases.iter().filter(|c| c.passed).count();
+    let unmeasured = r.cases.iter().filter(|c| c.status == CaseStatus::Unmeasured).count();
     let failing: Vec<String> = r
         .metrics
         .iter()
@@ -357,7 +439,24 @@ pub fn render_terminal(r: &EvalReport) -> String {
     let why = if failing.is_empty() { String::new() } else { format!(" ({})", failing.join(", ")) };
     let runs: usize = r.cases.iter().map(|c| c.runs.len()).sum();
     let runs = if runs == r.cases.len() { String::new() } else { format!(" over {runs} runs") };
-    format!("{table}\n{}{why}: {passed}/{} cases passed{runs}; {} ms\n", r.verdict, r.cases.len(), r.wall_ms)
+    let unm = if unmeasured > 0 { format!(", {unmeasured} unmeasured") } else { String::new() };
+    // When nothing was learnt about the agent the verdict is not FAIL (exit 2 follows).
+    let verdict = if r.infrastructure_failure().is_some() { "UNMEASURED" } else { r.verdict.as_str() };
+    let mut s = format!("{table}\n{verdict}{why}: {passed}/{} cases passed{unm}{runs}; {} ms\n", r.cases.len(), r.wall_ms);
+    for c in r.cases.iter().filter(|c| !c.passed) {
+        let first = c
+            .runs
+            .iter()
+            .find_map(|x| x.failures.first().cloned().or_else(|| x.unmeasured.clone().map(|u| format!("unmeasured: {u}"))))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "  {} {}: {}\n",
+            c.status.word(),
+            c.id,
+            crate::text_file::escape_for_terminal(&first, 200)
+        ));
+    }
+    s
 }
 
 #[cfg(all(test, unix))]

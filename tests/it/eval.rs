@@ -243,15 +243,34 @@ fn catches_a_reply_in_the_wrong_language() {
     );
 }
 
+/// Issue 12, defect 4: a provider that fails mid-run is not a worse agent.
+/// The run is unmeasured: out of the pass rate and out of the hand-off
+/// metrics (its fallback ticket is the harness's, not the agent's).
 #[test]
-fn catches_an_agent_that_throws_mid_run() {
+fn provider_failure_mid_run_is_unmeasured_not_failed() {
     let steps = vec![
         tools(vec![call("search_knowledge", json!({"query": "Is heating included?", "listingId": "HH-1001"}))]),
         ScriptStep::Fail(ModelError::Provider("connection reset by peer".into())),
     ];
     let report = run_with_fault("heating-hh-1001", steps);
-    assert_only_failure(&report, "heating-hh-1001", "outcome: forced hand-off (model_error)");
-    assert_only_failure(&report, "heating-hh-1001", "agent error: model provider error: connection reset by peer");
+    let case = report.cases.iter().find(|c| c.id == "heating-hh-1001").unwrap();
+    assert_eq!(case.status, inquiry::eval::CaseStatus::Unmeasured);
+    assert_eq!(case.runs[0].status, inquiry::eval::RunStatus::Unmeasured);
+    let why = case.runs[0].unmeasured.as_deref().unwrap();
+    assert!(why.contains("model provider failed") && why.contains("connection reset by peer"), "{why}");
+    assert!(case.runs[0].failures.is_empty(), "an unmeasured run has no failure lines");
+    for c in report.cases.iter().filter(|c| c.id != "heating-hh-1001") {
+        assert!(c.passed, "false alarm on {}: {:#?}", c.id, c.runs[0].failures);
+    }
+    let metric = |n: &str| report.metrics.iter().find(|m| m.metric.name == n).unwrap().metric.clone();
+    let rate = metric("case_pass_rate");
+    assert_eq!(rate.value, Some(1.0), "5/5 measured runs passed: {rate:?}");
+    assert!(rate.detail.contains("5/5") && rate.detail.contains("1 unmeasured"), "{}", rate.detail);
+    // The fallback not_answerable ticket would be an extra hand-off if it counted.
+    assert_eq!(metric("handoff_precision").value, Some(1.0));
+    assert_eq!(report.infrastructure_failure(), None, "one unmeasured run is no infrastructure failure");
+    let junit = inquiry::eval::report::render_junit(&report).unwrap();
+    assert!(junit.contains("<error") && junit.contains("unmeasured"), "unmeasured is a JUnit error: {junit}");
 }
 
 #[test]
@@ -339,16 +358,17 @@ fn writes_reports_junit_and_json() {
     assert_eq!(json["cases"].as_array().unwrap().len(), 12);
     let verdict = json["verdict"].as_str().unwrap();
     assert_eq!(code == Some(0), verdict == "PASS", "printed verdict and exit code agree");
-    assert!(dir.path().join("sub.md").exists() && dir.path().join("sub.json").exists());
+    let set = dir.path().join("sub");
+    assert!(set.join("report.md").exists() && set.join("report.json").exists());
     for case in json["cases"].as_array().unwrap() {
-        let trace = dir.path().join(case["trace"].as_str().unwrap());
+        let trace = set.join(case["trace"].as_str().unwrap());
         let t: Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
         assert!(t["runs"][0]["result"]["trace"].is_array(), "{}", trace.display());
     }
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert_eq!(xml.matches("<testcase ").count(), 12);
-    let md = std::fs::read_to_string(dir.path().join("sub.md")).unwrap();
-    assert!(md.contains("Git commit:") && md.contains("## Hand-offs by reason") && md.contains("[trace](sub/"));
+    let md = std::fs::read_to_string(set.join("report.md")).unwrap();
+    assert!(md.contains("Git commit:") && md.contains("## Hand-offs by reason") && md.contains("[trace](cases/"));
     // A narrower rerun under the same name leaves only its own traces.
     let (code, _, err) = eval_bin(&["--case", "heating-hh-1001", "--name", "sub"], dir.path());
     assert!(matches!(code, Some(0) | Some(1)), "{err}");
@@ -359,8 +379,8 @@ fn writes_reports_junit_and_json() {
     assert!(err.contains("is a file; expected a directory"), "{err}");
     let (code, _, err) = eval_bin(&["--case", "heating-hh-1001", "--name", "sub"], dir.path());
     assert!(matches!(code, Some(0) | Some(1)), "{err}");
-    let left: Vec<_> = std::fs::read_dir(dir.path().join("sub")).unwrap().filter_map(Result::ok).collect();
-    assert_eq!(left.len(), 1, "{left:?}");
+    let left: Vec<_> = std::fs::read_dir(set.join("cases")).unwrap().filter_map(Result::ok).collect();
+    assert_eq!(left.len(), 1, "the set was replaced as a whole: {left:?}");
 }
 
 #[test]
