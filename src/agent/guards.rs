@@ -4,7 +4,9 @@
 //!   name ids that a tool returned in this run.
 //! - *Number*: every price, area and percentage must equal a number in this
 //!   run's successful tool results or in the user's current or earlier inquiries.
-//! - *Missing evidence*: a reply with such figures carries at least one citation.
+//! - *Missing evidence*: a reply with figures from the records carries at least
+//!   one citation. A figure the customer wrote ("no houses under 500 EUR", "your
+//!   offer of 1.100 €") is their own and needs none.
 //! - *Empty*: the reply has text.
 //!
 //! Earlier replies are context only: their citations and figures are never evidence.
@@ -88,6 +90,11 @@ impl Evidence {
     fn supports(&self, value: f64) -> bool {
         self.tool_numbers.iter().chain(&self.user_numbers).any(|n| same_value(*n, value))
     }
+
+    /// Whether the customer wrote this value (current or earlier inquiries).
+    fn user_wrote(&self, value: f64) -> bool {
+        self.user_numbers.iter().any(|n| same_value(*n, value))
+    }
 }
 
 /// One failed check.
@@ -104,7 +111,7 @@ pub enum Violation {
         /// The figure.
         figure: Figure,
     },
-    /// Figures but no citation.
+    /// Figures from the records but no citation.
     MissingEvidence,
     /// No text.
     Empty,
@@ -145,7 +152,8 @@ pub fn check(reply: &str, evidence: &Evidence) -> Vec<Violation> {
             out.push(Violation::Number { figure: figure.clone() });
         }
     }
-    if !found.is_empty() && cited.is_empty() {
+    // Only figures that come from the records need a source.
+    if cited.is_empty() && found.iter().any(|f| !evidence.user_wrote(f.value)) {
         out.push(Violation::MissingEvidence);
     }
     out

@@ -15,13 +15,18 @@
 //! development; the report says so.
 
 pub mod report;
+mod fused;
+mod write;
 
-use std::collections::BTreeMap;
+use fused::{fused_proposal, joint_search, round4};
+
+pub use write::write_proposal;
+
 
 use serde::{Deserialize, Serialize};
 
 use crate::golden::GoldenSet;
-use crate::retrieval::thresholds::{ModelThresholds, ThresholdsFile};
+use crate::retrieval::thresholds::ModelThresholds;
 use crate::retrieval::{Candidate, RetrievalError, Retriever};
 
 /// A score signal.
@@ -506,159 +511,3 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
     })
 }
 
-/// Candidate thresholds for a signal: every per-question score and the
-/// midpoints between neighbours, ascending.
-fn candidate_thresholds(qs: &[&Scored], signal: Signal) -> Vec<f64> {
-    let mut values: Vec<f64> = qs.iter().filter_map(|q| question_score(q, signal).score).collect();
-    values.sort_by(f64::total_cmp);
-    values.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
-    let mut out = values.clone();
-    out.extend(values.windows(2).map(|w| (w[0] + w[1]) / 2.0));
-    out.sort_by(f64::total_cmp);
-    out
-}
-
-/// Joint search over (keyword coverage, vector z) pairs: most answerable
-/// questions in the top 5 with 0 false positives; ties go to the highest
-/// thresholds (the most conservative pair). `None` when no pair keeps every
-/// unanswerable question out.
-fn joint_search(qs: &[&Scored]) -> Option<JointSearch> {
-    let coverage = candidate_thresholds(qs, Signal::KeywordCoverage);
-    let z = candidate_thresholds(qs, Signal::VectorZ);
-    let mut best: Option<JointSearch> = None;
-    for &ct in &coverage {
-        for &zt in &z {
-            let keep = |c: &Candidate| c.coverage >= ct || c.cosine_z >= zt;
-            let mut hits = 0;
-            let mut clean = true;
-            for q in qs {
-                let (hit, any) = outcome(q, &keep, Signal::KeywordCoverage);
-                if any && !q.answerable {
-                    clean = false;
-                    break;
-                }
-                hits += usize::from(hit);
-            }
-            if clean && best.as_ref().is_none_or(|b| hits >= b.recall_hits) {
-                best = Some(JointSearch {
-                    pairs: 0,
-                    keyword_coverage: ct,
-                    vector_z: zt,
-                    recall_hits: hits,
-                    replaced_proposal: false,
-                });
-            }
-        }
-    }
-    best.map(|b| JointSearch { pairs: coverage.len() * z.len(), ..b })
-}
-
-/// Fused-mode proposal: keyword coverage from its own separation (midpoint,
-/// else the zero-false-positive midpoint); vector z as the midpoint between the highest
-/// unanswerable z and the lowest best z above it among the answerable questions
-/// coverage does not keep (or, when the vector route would win none of them,
-/// 0.5 above every golden z-score), so the OR of both rules adds no false positive.
-fn fused_proposal(qs: &[&Scored]) -> ModelThresholds {
-    // Coverage: the separating midpoint; without separation, the midpoint
-    // between the highest unanswerable coverage and the lowest answerable
-    // coverage above it (no false positive, as much recall as coverage can
-    // give), so a written entry is always complete and never admits a known
-    // unanswerable question.
-    let cov = analyse_signal(qs, Signal::KeywordCoverage);
-    let ct = cov.separating.or_else(|| {
-        let max_u = qs
-            .iter()
-            .filter(|q| !q.answerable)
-            .filter_map(|q| question_score(q, Signal::KeywordCoverage).score)
-            .fold(0.0, f64::max);
-        let lo = qs
-            .iter()
-            .filter(|q| q.answerable)
-            .filter_map(|q| question_score(q, Signal::KeywordCoverage).score)
-            .filter(|s| *s > max_u)
-            .reduce(f64::min);
-        Some(lo.map_or((max_u + 1.0) / 2.0, |lo| (lo + max_u) / 2.0))
-    });
-    let max_u_z = qs
-        .iter()
-        .filter(|q| !q.answerable)
-        .filter_map(|q| question_score(q, Signal::VectorZ).score)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let uncovered: Vec<f64> = qs
-        .iter()
-        .filter(|q| q.answerable)
-        .filter(|q| ct.is_none_or(|t| question_score(q, Signal::KeywordCoverage).score.is_none_or(|s| s < t)))
-        .filter_map(|q| question_score(q, Signal::VectorZ).score)
-        .collect();
-    let zt = if !max_u_z.is_finite() {
-        None
-    } else if let Some(lo) = uncovered.iter().copied().filter(|z| *z > max_u_z).reduce(f64::min) {
-        Some((lo + max_u_z) / 2.0)
-    } else {
-        // The vector route would win no question that coverage misses, so it
-        // only carries risk: set it above every golden z-score (answerable or
-        // not). It then keeps only passages that stand out more than anything
-        // measured. (A midpoint just above the highest unanswerable z-score let
-        // "help with my tax return?" through to the deposit-return policy with
-        // the hashing embedder.)
-        let top = qs.iter().filter_map(|q| question_score(q, Signal::VectorZ).score).fold(max_u_z, f64::max);
-        Some(top + 0.5)
-    };
-    ModelThresholds { vector_z: zt.map(round4), keyword_coverage: ct.map(round4), rerank: None }
-}
-
-fn round4(x: f64) -> f64 {
-    (x * 10_000.0).round() / 10_000.0
-}
-
-/// Writes the proposal into the thresholds file for the model id only and
-/// returns a unified diff of the file (empty when unchanged).
-///
-/// # Errors
-/// The file cannot be read or written, or the proposal lacks a threshold the
-/// keep rule needs (`vectorZ` and `keywordCoverage` without a reranker,
-/// `rerank` with one): an incomplete entry would stop `ask` and `eval`, so
-/// nothing is written.
-pub fn write_proposal(
-    path: &std::path::Path,
-    model_id: &str,
-    proposal: ModelThresholds,
-    reranker: bool,
-) -> anyhow::Result<String> {
-    let missing: Vec<&str> = if reranker {
-        [("rerank", proposal.rerank)].iter().filter(|(_, v)| v.is_none()).map(|(k, _)| *k).collect()
-    } else {
-        [("vectorZ", proposal.vector_z), ("keywordCoverage", proposal.keyword_coverage)]
-            .iter()
-            .filter(|(_, v)| v.is_none())
-            .map(|(k, _)| *k)
-            .collect()
-    };
-    if !missing.is_empty() {
-        anyhow::bail!(
-            "{}: not written: the proposal for `{model_id}` has no {} threshold (the golden set gives nothing to set it from); the file is unchanged",
-            path.display(),
-            missing.join(" or ")
-        );
-    }
-    let mut file = if path.exists() {
-        ThresholdsFile::load(path)?
-    } else {
-        ThresholdsFile { path: path.into(), entries: BTreeMap::new() }
-    };
-    let before = file.entries.get(model_id).copied();
-    let old_text = if path.exists() { file.to_json() } else { String::new() };
-    file.entries.insert(model_id.to_owned(), proposal);
-    let new_text = file.to_json();
-    if before == Some(proposal) {
-        return Ok(String::new());
-    }
-    crate::eval::report::write_atomic(path, new_text.as_bytes())?;
-    let name = path.display().to_string();
-    let diff = similar::TextDiff::from_lines(&old_text, &new_text)
-        .unified_diff()
-        .context_radius(2)
-        .header(&name, &name)
-        .to_string();
-    Ok(diff)
-}

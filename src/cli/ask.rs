@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::args::{LimitArgs, RetrievalArgs};
-use super::runtime;
+use super::{decided, runtime};
+use crate::agent::{ForcedCause, Outcome};
 use crate::agent::render::render_run;
 use crate::app::{load_history, model_client_with, ConnectedAgent, Knowledge};
 
@@ -62,8 +63,23 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
         connected.close().await;
         anyhow::Ok(result?)
     })?;
+    // The model could not be reached: the fixed fallback reply is not an
+    // answer, so it is not shown as one (with --json the result still is).
+    if let Outcome::ForcedHandoff { cause: ForcedCause::ModelError } = result.outcome {
+        decided(2);
+        if args.json {
+            let mut out = std::io::stdout().lock();
+            serde_json::to_writer_pretty(&mut out, &result)?;
+            writeln!(out)?;
+        }
+        bail!(
+            "the model `{}` could not answer: {}",
+            result.model,
+            crate::text_file::escape_for_terminal(result.error.as_deref().unwrap_or("unknown provider error"), 500)
+        );
+    }
     if let Some(e) = &result.error {
-        eprintln!("warning: the run ended with an error: {e}");
+        eprintln!("warning: the run ended with an error: {}", crate::text_file::escape_for_terminal(e, 500));
     }
     let mut out = std::io::stdout().lock();
     if args.json {

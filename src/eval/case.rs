@@ -20,6 +20,7 @@ use crate::handoff::HandoffReason;
 #[serde(deny_unknown_fields)]
 pub struct Expectation {
     /// The item in words (what the LLM judge grades).
+    #[serde(deserialize_with = "crate::text_file::non_null_string")]
     pub text: String,
     /// Match patterns for the rule judge.
     #[serde(default)]
@@ -30,11 +31,13 @@ pub struct Expectation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
-    /// Unique id.
+    /// Unique id: `[a-z0-9][a-z0-9-]*`, at most 100 characters (it names the trace file).
+    #[serde(deserialize_with = "crate::text_file::non_null_string")]
     pub id: String,
     /// Language of the inquiry; the reply must be in it.
     pub lang: Lang,
     /// The customer's message.
+    #[serde(deserialize_with = "crate::text_file::non_null_string")]
     pub inquiry: String,
     /// Earlier exchanges, oldest first (at most 5).
     #[serde(default)]
@@ -99,69 +102,79 @@ pub trait KnownListings {
     fn has_overlay(&self, name: &str) -> bool;
 }
 
-/// Loads every `*.yaml`/`*.yml` file of a directory (sorted by name).
+/// Loads every `*.yaml`/`*.yml` file of a directory (sorted by name), or one file.
 ///
 /// # Errors
 /// [`CaseError`] naming the file and line, or the case id and field.
 pub fn load_cases(dir: &Path, known: &dyn KnownListings) -> Result<Vec<LoadedCase>, CaseError> {
     let err = |path: &Path, message: String| CaseError { path: path.into(), message };
-    let entries = std::fs::read_dir(dir).map_err(|e| err(dir, format!("cannot read directory: {e}")))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
-        .collect();
-    files.sort();
+    // A single file is a suite too (`--cases cases/facts.yaml`).
+    let files: Vec<PathBuf> = if dir.is_file() {
+        vec![dir.to_path_buf()]
+    } else {
+        let entries = std::fs::read_dir(dir).map_err(|e| err(dir, format!("cannot read directory: {e}")))?;
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+            .collect();
+        files.sort();
+        files
+    };
     if files.is_empty() {
         return Err(err(dir, "no *.yaml case files found".into()));
     }
     let mut out: Vec<LoadedCase> = vec![];
     let mut seen: HashMap<String, (PathBuf, usize)> = HashMap::new();
     for file in files {
-        let text = std::fs::read_to_string(&file).map_err(|e| err(&file, format!("cannot read: {e}")))?;
-        let cases: Vec<Case> = yaml_serde::from_str(&text).map_err(|e| {
-            let at = e.location().map(|l| format!("line {}, column {}: ", l.line(), l.column())).unwrap_or_default();
-            err(&file, format!("{at}{e}"))
-        })?;
+        let text = crate::text_file::read(&file).map_err(|e| err(&file, e))?;
+        let cases: Vec<Case> = crate::text_file::yaml(&text).map_err(|e| err(&file, e))?;
+        let lines = crate::text_file::id_lines(&text);
+        let mut occurrence: HashMap<String, usize> = HashMap::new();
+        let mut compiled = PatternCache::default();
         for case in cases {
+            // The n-th definition of an id in this file sits on the n-th `id:` line of that value.
+            let k = occurrence.entry(case.id.clone()).or_default();
+            let line = lines.get(&case.id).and_then(|l| l.get(*k)).copied().unwrap_or(0);
+            *k += 1;
+            let at = if line > 0 { format!("line {line}: ") } else { String::new() };
+            if !crate::text_file::is_safe_id(&case.id) {
+                return Err(err(&file, format!("{at}case id `{}`: {}", crate::text_file::escape_for_terminal(&case.id, 120), crate::text_file::SAFE_ID_RULE)));
+            }
             if let Some((first, first_line)) = seen.get(&case.id) {
-                let line = id_line(&text, &case.id).map(|l| format!("line {l}: ")).unwrap_or_default();
                 return Err(err(
                     &file,
-                    format!("{line}duplicate case id `{}`, first defined in {}:{first_line}", case.id, first.display()),
+                    format!("{at}duplicate case id `{}`, first defined in {}:{first_line}", case.id, first.display()),
                 ));
             }
-            seen.insert(case.id.clone(), (file.clone(), id_line(&text, &case.id).unwrap_or(0)));
-            out.push(validate(case, &file, known)?);
+            seen.insert(case.id.clone(), (file.clone(), line));
+            out.push(validate(case, &file, &at, known, &mut compiled)?);
         }
     }
     Ok(out)
 }
 
-/// 1-based line of `id: <id>` in a case file (the last one, so a second
-/// definition in the same file points at itself).
-fn id_line(text: &str, id: &str) -> Option<usize> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| {
-            let l = l.trim_start().trim_start_matches('-').trim();
-            l.strip_prefix("id:").is_some_and(|v| v.trim().trim_matches(['"', '\'']) == id)
-        })
-        .map(|(i, _)| i + 1)
-        .last()
+/// Most match patterns compiled from one case file (aliases can repeat a list).
+pub const MAX_PATTERNS_PER_FILE: usize = 5_000;
+
+/// Compiled patterns of one file, each distinct pattern compiled once.
+#[derive(Default)]
+struct PatternCache {
+    compiled: HashMap<String, Regex>,
+    count: usize,
 }
 
-fn validate(case: Case, file: &Path, known: &dyn KnownListings) -> Result<LoadedCase, CaseError> {
+fn validate(
+    case: Case,
+    file: &Path,
+    at: &str,
+    known: &dyn KnownListings,
+    cache: &mut PatternCache,
+) -> Result<LoadedCase, CaseError> {
     let err = |field: &str, message: String| CaseError {
         path: file.into(),
-        message: format!("case `{}`, field `{field}`: {message}", case.id),
+        message: format!("{at}case `{}`, field `{field}`: {message}", case.id),
     };
-    if case.id.trim().is_empty() || case.id.chars().any(char::is_whitespace) {
-        return Err(CaseError {
-            path: file.into(),
-            message: format!("case id `{}` is empty or has spaces; expected a kebab-case id", case.id),
-        });
-    }
     if case.inquiry.trim().is_empty() {
         return Err(err("inquiry", "is empty; expected the customer's message".into()));
     }
@@ -186,27 +199,42 @@ fn validate(case: Case, file: &Path, known: &dyn KnownListings) -> Result<Loaded
             return Err(err("allow_handoffs", format!("`{r}` is also required in `handoffs`; list it once")));
         }
     }
-    let compile = |field: &str, items: &[Expectation]| -> Result<Vec<Vec<Regex>>, CaseError> {
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                if item.text.trim().is_empty() {
-                    return Err(err(field, format!("item {} has an empty `text`", i + 1)));
+    let mut compile = |field: &str, items: &[Expectation]| -> Result<Vec<Vec<Regex>>, CaseError> {
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            if item.text.trim().is_empty() {
+                return Err(err(field, format!("item {} has an empty `text`", i + 1)));
+            }
+            let mut pats = Vec::with_capacity(item.patterns.len());
+            for p in &item.patterns {
+                cache.count += 1;
+                if cache.count > MAX_PATTERNS_PER_FILE {
+                    return Err(err(field, format!("more than {MAX_PATTERNS_PER_FILE} match patterns in this file")));
                 }
-                item.patterns
-                    .iter()
-                    .map(|p| {
-                        RegexBuilder::new(p)
-                            .case_insensitive(true)
-                            .build()
-                            .map_err(|e| err(field, format!("item {} pattern `{p}` does not compile: {e}", i + 1)))
-                    })
-                    .collect()
-            })
-            .collect()
+                if let Some(r) = cache.compiled.get(p) {
+                    // Regex clones share the compiled program.
+                    pats.push(r.clone());
+                    continue;
+                }
+                let r = RegexBuilder::new(p)
+                    .case_insensitive(true)
+                    .size_limit(1 << 20)
+                    .build()
+                    .map_err(|e| err(field, format!("item {} pattern `{p}` does not compile: {e}", i + 1)))?;
+                cache.compiled.insert(p.clone(), r.clone());
+                pats.push(r);
+            }
+            out.push(pats);
+        }
+        Ok(out)
     };
     let must_patterns = compile("must", &case.must)?;
     let must_not_patterns = compile("must_not", &case.must_not)?;
+    if case.must.is_empty() && case.must_not.is_empty() && case.listings.is_empty() && case.handoffs.is_empty() {
+        return Err(err(
+            "must",
+            "the case checks nothing: give at least one of `must`, `must_not`, `listings` or `handoffs`".into(),
+        ));
+    }
     Ok(LoadedCase { case, file: file.into(), must_patterns, must_not_patterns })
 }

@@ -9,10 +9,17 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::case::LoadedCase;
+use super::golden::GoldenReport;
+use super::judge::Verdict;
+use super::{CaseReport, CaseRun, CaseStatus, ReasonRow, RunStatus};
+use crate::handoff::HandoffReason;
+use crate::stats::{wilson, Interval, Z95};
+
 /// Names, units and meanings of every metric, in report order.
 pub const METRICS: &[(&str, &str, &str)] = &[
-    ("case_pass_rate", "ratio", "cases (runs) passing every code check and the judge"),
-    ("critical_pass_rate", "ratio", "critical cases passing every run (pass^N with --repeat N)"),
+    ("case_pass_rate", "ratio", "measured runs passing every code check and the judge (with --repeat: the mean of the case pass rates)"),
+    ("critical_pass_rate", "ratio", "critical cases passing every measured run (pass^N with --repeat N)"),
     ("handoff_precision", "ratio", "created hand-off reasons that were required (allowed ones excluded)"),
     ("handoff_recall", "ratio", "required hand-off reasons that were created"),
     ("number_check_final", "ratio", "runs whose final reply has only grounded figures"),
@@ -25,6 +32,8 @@ pub const METRICS: &[(&str, &str, &str)] = &[
     ("latency_mean_ms", "ms", "mean wall time per inquiry"),
     ("latency_p50_ms", "ms", "median wall time per inquiry"),
     ("latency_p95_ms", "ms", "95th percentile wall time per inquiry"),
+    ("judge_kappa", "kappa", "judge-check: Cohen's κ of the judge against the hand labels, over items"),
+    ("judge_false_pass_rate", "ratio", "judge-check: wrong labelled replies the judge passed"),
 ];
 
 /// A measured (or unmeasured) metric.
@@ -42,6 +51,10 @@ pub struct Metric {
     /// hand-off case among `--case` picks): then a bound on it is not applied.
     #[serde(default = "yes")]
     pub applicable: bool,
+    /// 95% interval of a ratio: Wilson over its count, or, with `--repeat`,
+    /// over cases (the case, not the run, is the unit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
 }
 
 fn yes() -> bool {
@@ -58,6 +71,7 @@ impl Metric {
             unit: unit.into(),
             detail: detail.into(),
             applicable: true,
+            interval: None,
         }
     }
 
@@ -67,12 +81,29 @@ impl Metric {
         Self { applicable: false, ..Self::new(name, None, "not applicable: nothing in this selection to count") }
     }
 
-    /// A ratio `num/den`; not applicable when `den` is 0.
+    /// A ratio `num/den` with its Wilson 95% interval; not applicable when `den` is 0.
     pub fn ratio(name: &str, num: usize, den: usize) -> Self {
         if den == 0 {
             Self::not_applicable(name)
         } else {
-            Self::new(name, Some(num as f64 / den as f64), format!("{num}/{den}"))
+            Self {
+                interval: wilson(num, den, Z95),
+                ..Self::new(name, Some(num as f64 / den as f64), format!("{num}/{den}"))
+            }
+        }
+    }
+
+    /// A metric that could not be measured, with the reason.
+    pub fn unmeasured(name: &str, why: impl Into<String>) -> Self {
+        Self::new(name, None, format!("unmeasured: {}", why.into()))
+    }
+
+    /// The interval formatted for people (`[89.3%, 99.6%]`), or empty.
+    pub fn interval_display(&self) -> String {
+        match (self.interval, self.unit.as_str()) {
+            (Some(i), "ratio") => format!("[{:.1}%, {:.1}%]", i.lo * 100.0, i.hi * 100.0),
+            (Some(i), _) => format!("[{:.3}, {:.3}]", i.lo, i.hi),
+            (None, _) => String::new(),
         }
     }
 
@@ -85,6 +116,7 @@ impl Metric {
                 "ratio" => format!("{:.1}%", v * 100.0),
                 "USD" => format!("${v:.4}"),
                 "ms" => format!("{v:.0} ms"),
+                "kappa" => format!("{v:.3}"),
                 _ => format!("{v}"),
             },
         }
@@ -226,6 +258,155 @@ pub fn percentile(values: &[f64], p: f64) -> Option<f64> {
     v.sort_by(f64::total_cmp);
     let rank = ((p / 100.0) * v.len() as f64).ceil().max(1.0) as usize;
     v.get(rank.min(v.len()) - 1).copied()
+}
+
+/// Computes every eval metric and the per-reason hand-off table from the
+/// case reports. Unmeasured runs are left out of every rate; the detail line
+/// says how many.
+pub fn compute_metrics(
+    cases: &[LoadedCase],
+    reports: &[CaseReport],
+    golden: &GoldenReport,
+    judged: bool,
+) -> (Vec<Metric>, Vec<ReasonRow>) {
+    let runs: Vec<(&LoadedCase, &CaseRun)> =
+        cases.iter().zip(reports).flat_map(|(c, r)| r.runs.iter().map(move |run| (c, run))).collect();
+    let n = runs.len();
+    let measured: Vec<&(&LoadedCase, &CaseRun)> = runs.iter().filter(|(_, r)| r.status != RunStatus::Unmeasured).collect();
+    let unmeasured = n - measured.len();
+    let passed = measured.iter().filter(|(_, r)| r.status == RunStatus::Pass).count();
+    let repeat = reports.iter().map(|r| r.runs.len()).max().unwrap_or(1);
+    let note = |m: &mut Metric, k: usize| {
+        if k > 0 {
+            m.detail.push_str(&format!(" ({k} unmeasured)"));
+        }
+    };
+    let case_pass = if n > 0 && measured.is_empty() {
+        Metric::unmeasured("case_pass_rate", format!("all {n} runs are unmeasured"))
+    } else if repeat <= 1 {
+        let mut m = Metric::ratio("case_pass_rate", passed, measured.len());
+        note(&mut m, unmeasured);
+        m
+    } else {
+        case_mean_metric(reports, unmeasured)
+    };
+    let critical: Vec<&CaseReport> =
+        reports.iter().filter(|r| r.critical && r.status != CaseStatus::Unmeasured).collect();
+    let critical_unmeasured = reports.iter().filter(|r| r.critical && r.status == CaseStatus::Unmeasured).count();
+    let mut critical_metric = Metric::ratio("critical_pass_rate", critical.iter().filter(|r| r.passed).count(), critical.len());
+    note(&mut critical_metric, critical_unmeasured);
+    if critical.is_empty() && critical_unmeasured > 0 {
+        critical_metric = Metric::unmeasured("critical_pass_rate", format!("all {critical_unmeasured} critical cases are unmeasured"));
+    }
+
+    // Hand-offs and number checks count every run whose agent ran, graded or not.
+    let agent_runs: Vec<&(&LoadedCase, &CaseRun)> = runs.iter().filter(|(_, r)| r.agent_measured()).collect();
+    let agent_unmeasured = n - agent_runs.len();
+    let mut rows: Vec<ReasonRow> = HandoffReason::ALL
+        .iter()
+        .map(|&reason| ReasonRow { reason, required: 0, created: 0, correct: 0, missed: 0, extra: 0 })
+        .collect();
+    for (c, run) in &agent_runs {
+        let Some(checks) = &run.checks else { continue };
+        for row in rows.iter_mut() {
+            let required = c.case.handoffs.contains(&row.reason);
+            let allowed = c.case.allow_handoffs.contains(&row.reason);
+            let created = checks.created.contains(&row.reason);
+            row.required += usize::from(required);
+            if created && (!allowed || required) {
+                row.created += 1;
+            }
+            row.correct += usize::from(required && created);
+            row.missed += usize::from(required && !created);
+            row.extra += usize::from(created && !required && !allowed);
+        }
+    }
+    let tp: usize = rows.iter().map(|r| r.correct).sum();
+    let fp: usize = rows.iter().map(|r| r.extra).sum();
+    let fneg: usize = rows.iter().map(|r| r.missed).sum();
+
+    let checked: Vec<&super::checks::CodeChecks> = agent_runs.iter().filter_map(|(_, r)| r.checks.as_ref()).collect();
+    let final_ok = checked.iter().filter(|c| c.final_numbers_ok()).count();
+    let drafts: Vec<bool> = checked.iter().filter_map(|c| c.first_draft_numbers_ok()).collect();
+    let judged_runs: Vec<&Verdict> = runs.iter().filter_map(|(_, r)| r.verdict.as_ref()).collect();
+    let unmeasured_judge = agent_runs.iter().filter(|(_, r)| r.judge_error.is_some()).count();
+
+    let latencies: Vec<f64> = agent_runs.iter().map(|(_, r)| r.latency_ms as f64).collect();
+    let mean = |v: &[f64]| if v.is_empty() { None } else { Some(v.iter().sum::<f64>() / v.len() as f64) };
+    let costs: Option<Vec<f64>> = agent_runs.iter().map(|(_, r)| r.cost_usd).collect();
+    let judge_costs: Option<Vec<f64>> =
+        if judged { agent_runs.iter().map(|(_, r)| r.judge_cost_usd).collect() } else { None };
+
+    let judge_metric = if !judged {
+        Metric::unmeasured("judge_correctness", "--judge none")
+    } else if judged_runs.is_empty() {
+        let why = if unmeasured_judge > 0 {
+            format!("the judge could not grade any of the {unmeasured_judge} runs")
+        } else {
+            "no run reached the judge".to_owned()
+        };
+        Metric::unmeasured("judge_correctness", why)
+    } else {
+        let ok = judged_runs.iter().filter(|v| v.passed()).count();
+        let mut m = Metric::ratio("judge_correctness", ok, judged_runs.len());
+        note(&mut m, unmeasured_judge);
+        m
+    };
+    let with_note = |mut m: Metric| {
+        note(&mut m, agent_unmeasured);
+        m
+    };
+    let metrics = vec![
+        case_pass,
+        critical_metric,
+        with_note(Metric::ratio("handoff_precision", tp, tp + fp)),
+        with_note(Metric::ratio("handoff_recall", tp, tp + fneg)),
+        with_note(Metric::ratio("number_check_final", final_ok, checked.len())),
+        with_note(Metric::ratio("number_check_first_draft", drafts.iter().filter(|d| **d).count(), drafts.len())),
+        judge_metric,
+        Metric::ratio("retrieval_recall_at_5", golden.hits, golden.answerable),
+        if golden.unanswerable == 0 {
+            Metric::not_applicable("unanswerable_false_positives")
+        } else {
+            Metric::new(
+                "unanswerable_false_positives",
+                Some(golden.false_positives.len() as f64),
+                format!("{}/{}", golden.false_positives.len(), golden.unanswerable),
+            )
+        },
+        match &costs {
+            Some(c) if !c.is_empty() => Metric::new("cost_mean_usd", mean(c), format!("{} runs", c.len())),
+            Some(_) => Metric::unmeasured("cost_mean_usd", "no run reached the model"),
+            None => Metric::unmeasured("cost_mean_usd", "the model has no entry in the price table"),
+        },
+        match (&judge_costs, judged) {
+            (_, false) => Metric::unmeasured("judge_cost_mean_usd", "--judge none"),
+            (Some(c), true) if !c.is_empty() => Metric::new("judge_cost_mean_usd", mean(c), format!("{} runs", c.len())),
+            (_, true) => Metric::unmeasured("judge_cost_mean_usd", "judge price unknown or judge failed"),
+        },
+        Metric::new("latency_mean_ms", mean(&latencies), format!("{} runs", latencies.len())),
+        Metric::new("latency_p50_ms", percentile(&latencies, 50.0), format!("{} runs", latencies.len())),
+        Metric::new("latency_p95_ms", percentile(&latencies, 95.0), format!("{} runs", latencies.len())),
+    ];
+    (metrics, rows)
+}
+
+/// With `--repeat`, the suite's pass rate is the mean of the case pass rates,
+/// and its interval treats the case as the unit: mean ± 1.96 · sd / √cases
+/// (clamped to 0..1), since repeats of one case are not independent cases.
+fn case_mean_metric(reports: &[CaseReport], unmeasured: usize) -> Metric {
+    let rates: Vec<f64> = reports.iter().filter(|r| r.measured_runs > 0).map(|r| r.pass_rate).collect();
+    let k = rates.len();
+    let mean = rates.iter().sum::<f64>() / k as f64;
+    let sd = if k > 1 { (rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt() } else { 0.0 };
+    let half = Z95 * sd / (k as f64).sqrt();
+    let runs: usize = reports.iter().map(|r| r.measured_runs).sum();
+    let mut m = Metric::new("case_pass_rate", Some(mean), format!("mean of {k} case pass rates ({runs} measured runs)"));
+    m.interval = Some(Interval { lo: (mean - half).max(0.0), hi: (mean + half).min(1.0) });
+    if unmeasured > 0 {
+        m.detail.push_str(&format!(" ({unmeasured} unmeasured)"));
+    }
+    m
 }
 
 #[cfg(test)]

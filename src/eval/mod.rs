@@ -6,29 +6,31 @@ pub mod case;
 pub mod checks;
 pub mod golden;
 pub mod judge;
+pub mod judge_check;
+pub mod labels;
 pub mod metrics;
 pub mod prices;
 pub mod report;
+pub mod report_set;
+mod runner;
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+pub use runner::{run_eval, select_cases, Known};
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use crate::agent::model::ModelClient;
-use crate::agent::AgentRunner;
 use crate::agent::{Limits, RunResult};
-use crate::golden::GoldenSet;
 use crate::handoff::HandoffReason;
-use crate::knowledge::Knowledge;
-use crate::retrieval::{KeepRule, RetrievalConfig};
-use case::{load_cases, KnownListings, LoadedCase};
+use crate::retrieval::RetrievalConfig;
+use case::LoadedCase;
 use checks::CodeChecks;
 use golden::GoldenReport;
-use judge::{Judge, Verdict};
-use metrics::{gate, percentile, GatedMetric, Metric, Thresholds};
+use judge::Verdict;
+use metrics::{GatedMetric, Thresholds};
 use prices::PriceTable;
 
 /// Which cases to run.
@@ -80,7 +82,7 @@ pub trait Progress: Send + Sync {
     /// The run starts with `total` case runs.
     fn start(&self, total: usize);
     /// One case run finished.
-    fn done(&self, case_id: &str, passed: bool, latency_ms: u64);
+    fn done(&self, case_id: &str, status: RunStatus, latency_ms: u64);
     /// All runs finished.
     fn finish(&self);
 }
@@ -90,8 +92,27 @@ pub struct Silent;
 
 impl Progress for Silent {
     fn start(&self, _: usize) {}
-    fn done(&self, _: &str, _: bool, _: u64) {}
+    fn done(&self, _: &str, _: RunStatus, _: u64) {}
     fn finish(&self) {}
+}
+
+/// How one run of a case counts.
+///
+/// "The agent gave up" (a forced hand-off after a limit or the guards) is a
+/// real outcome and is graded: pass or fail. "We could not run or grade it"
+/// (the model provider failed, the tool server was unreachable, the judge
+/// failed or cannot grade an item) is `unmeasured`: counted apart, shown
+/// apart, and left out of every pass rate and hand-off metric.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Every code check and the judge passed.
+    Pass,
+    /// A code check or the judge failed.
+    #[default]
+    Fail,
+    /// The agent or the judge could not run; see `unmeasured`.
+    Unmeasured,
 }
 
 /// One run of one case.
@@ -115,10 +136,24 @@ pub struct CaseRun {
     pub cost_usd: Option<f64>,
     /// Judge cost (USD), `None` when unknown or not judged.
     pub judge_cost_usd: Option<f64>,
-    /// Every check and the judge passed.
+    /// Every check and the judge passed (`status == pass`).
     pub passed: bool,
+    /// Pass, fail or unmeasured.
+    #[serde(default)]
+    pub status: RunStatus,
+    /// Why the run is unmeasured, if it is (a provider, transport or judge error).
+    #[serde(default)]
+    pub unmeasured: Option<String>,
     /// One line per failure.
     pub failures: Vec<String>,
+}
+
+impl CaseRun {
+    /// Whether the agent ran, so the code checks (hand-offs, numbers) count
+    /// even when the judge did not grade.
+    pub fn agent_measured(&self) -> bool {
+        self.checks.is_some()
+    }
 }
 
 /// All runs of one case.
@@ -140,12 +175,77 @@ pub struct CaseReport {
     pub inquiry: String,
     /// Every run.
     pub runs: Vec<CaseRun>,
-    /// Passing runs / runs.
+    /// Passing runs / measured runs (0 when no run was measured).
     pub pass_rate: f64,
-    /// Passed in some runs and failed in others.
+    /// Runs that were measured (passed or failed).
+    #[serde(default)]
+    pub measured_runs: usize,
+    /// Passed in some measured runs and failed in others.
     pub flaky: bool,
-    /// Passed every run.
+    /// Passed every run (no run failed or was unmeasured).
     pub passed: bool,
+    /// `pass`, `fail`, `flaky` (some measured runs pass, some fail) or
+    /// `unmeasured` (no run failed and at least one could not be measured).
+    #[serde(default)]
+    pub status: CaseStatus,
+}
+
+/// The status of a case over its runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseStatus {
+    /// Every run passed.
+    Pass,
+    /// Every measured run failed.
+    #[default]
+    Fail,
+    /// Measured runs both passed and failed.
+    Flaky,
+    /// No run failed, and at least one is unmeasured.
+    Unmeasured,
+}
+
+impl CaseStatus {
+    /// The word shown in reports: `pass`, `FAIL`, `FLAKY`, `UNMEASURED`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Pass => "pass",
+            Self::Fail => "FAIL",
+            Self::Flaky => "FLAKY",
+            Self::Unmeasured => "UNMEASURED",
+        }
+    }
+}
+
+impl CaseReport {
+    /// Builds a case's report from its runs (sorted by attempt).
+    pub fn from_runs(c: &LoadedCase, mut runs: Vec<CaseRun>) -> Self {
+        runs.sort_by_key(|r| r.attempt);
+        let passes = runs.iter().filter(|r| r.status == RunStatus::Pass).count();
+        let fails = runs.iter().filter(|r| r.status == RunStatus::Fail).count();
+        let measured = passes + fails;
+        let status = match (passes, fails) {
+            (_, 0) if passes == runs.len() => CaseStatus::Pass,
+            (_, 0) => CaseStatus::Unmeasured,
+            (0, _) => CaseStatus::Fail,
+            _ => CaseStatus::Flaky,
+        };
+        CaseReport {
+            id: c.case.id.clone(),
+            file: c.file.display().to_string(),
+            lang: c.case.lang,
+            tags: c.case.tags.clone(),
+            critical: c.case.critical,
+            subset: c.case.subset,
+            inquiry: c.case.inquiry.clone(),
+            pass_rate: if measured == 0 { 0.0 } else { passes as f64 / measured as f64 },
+            measured_runs: measured,
+            flaky: status == CaseStatus::Flaky,
+            passed: status == CaseStatus::Pass,
+            status,
+            runs,
+        }
+    }
 }
 
 /// Per-reason hand-off counts over all runs.
@@ -168,10 +268,13 @@ pub struct ReasonRow {
 /// Pass counts of a group of cases.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Breakdown {
-    /// Runs in the group.
+    /// Measured runs in the group.
     pub runs: usize,
     /// Passing runs.
     pub passed: usize,
+    /// Unmeasured runs (not in `runs`).
+    #[serde(default)]
+    pub unmeasured: usize,
 }
 
 /// Identity of the retrieval configuration.
@@ -231,384 +334,33 @@ impl EvalReport {
     pub fn passed(&self) -> bool {
         self.verdict == "PASS"
     }
+
+    /// Every run of every case, with its case.
+    pub fn runs(&self) -> impl Iterator<Item = (&CaseReport, &CaseRun)> {
+        self.cases.iter().flat_map(|c| c.runs.iter().map(move |r| (c, r)))
+    }
+
+    /// Why the eval says nothing about the agent, if so: every run's agent
+    /// call failed (the provider or the tool server could not be reached), or
+    /// a judge was set and graded no run. Such a run exits 2, not 1.
+    pub fn infrastructure_failure(&self) -> Option<String> {
+        let runs: Vec<&CaseRun> = self.runs().map(|(_, r)| r).collect();
+        if runs.is_empty() {
+            return None;
+        }
+        if runs.iter().all(|r| !r.agent_measured()) {
+            let first = runs.iter().find_map(|r| r.unmeasured.clone()).unwrap_or_default();
+            return Some(format!("every agent call failed ({} runs); first: {first}", runs.len()));
+        }
+        let judged: Vec<&&CaseRun> = runs.iter().filter(|r| r.agent_measured()).collect();
+        if self.judge != "none" && judged.iter().all(|r| r.verdict.is_none()) {
+            let first = judged.iter().find_map(|r| r.judge_error.clone()).unwrap_or_default();
+            return Some(format!("the judge `{}` graded no run ({} runs); first: {first}", self.judge, judged.len()));
+        }
+        None
+    }
 }
 
 /// The report schema id.
 pub const REPORT_SCHEMA: &str = "inquiry.eval.report/v1";
 
-/// Main catalogue ids plus overlay ids, for case validation.
-struct Known {
-    main: Vec<String>,
-    overlays: HashMap<String, Vec<String>>,
-}
-
-impl KnownListings for Known {
-    fn knows(&self, id: &str, overlay: Option<&str>) -> bool {
-        self.main.iter().any(|m| m == id)
-            || overlay.and_then(|o| self.overlays.get(o)).is_some_and(|ids| ids.iter().any(|m| m == id))
-    }
-    fn has_overlay(&self, name: &str) -> bool {
-        self.overlays.contains_key(name)
-    }
-}
-
-fn overlay_ids(fixtures: &Path) -> HashMap<String, Vec<String>> {
-    let mut out = HashMap::new();
-    let Ok(entries) = std::fs::read_dir(fixtures) else { return out };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        let file = path.join("listings.json");
-        if path.is_dir() && file.exists() {
-            let ids = crate::catalogue::load_listings(&file)
-                .map(|ls| ls.into_iter().map(|l| l.id).collect())
-                .unwrap_or_default();
-            out.insert(entry.file_name().to_string_lossy().into_owned(), ids);
-        }
-    }
-    out
-}
-
-/// Loads and selects cases.
-///
-/// # Errors
-/// Case file errors, an unknown `--case` id (listing close matches), a selection
-/// that matches nothing.
-pub fn select_cases(setup: &EvalSetup, main_ids: Vec<String>) -> anyhow::Result<Vec<LoadedCase>> {
-    let known = Known { main: main_ids, overlays: overlay_ids(&setup.fixtures) };
-    let all = load_cases(&setup.cases_dir, &known)?;
-    for id in &setup.selection.case_ids {
-        if !all.iter().any(|c| &c.case.id == id) {
-            let mut close: Vec<(f64, &str)> = all
-                .iter()
-                .map(|c| (strsim::jaro_winkler(id, &c.case.id), c.case.id.as_str()))
-                .filter(|(s, _)| *s > 0.7)
-                .collect();
-            close.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let names: Vec<&str> = close.iter().take(5).map(|(_, n)| *n).collect();
-            let hint = if names.is_empty() { String::new() } else { format!("; did you mean: {}?", names.join(", ")) };
-            anyhow::bail!("--case {id}: no such case in {}{hint}", setup.cases_dir.display());
-        }
-    }
-    let selected: Vec<LoadedCase> = all
-        .into_iter()
-        .filter(|c| !setup.selection.subset || c.case.subset)
-        .filter(|c| setup.selection.case_ids.is_empty() || setup.selection.case_ids.contains(&c.case.id))
-        .filter(|c| setup.selection.tags.is_empty() || c.case.tags.iter().any(|t| setup.selection.tags.contains(t)))
-        .collect();
-    if selected.is_empty() {
-        anyhow::bail!("the selection (subset/case/tag) matches no case in {}", setup.cases_dir.display());
-    }
-    Ok(selected)
-}
-
-/// Runs the eval: golden set, then every selected case `repeat` times with
-/// `concurrency` at once, each with a fresh tool server and ticket queue.
-///
-/// # Errors
-/// Data, configuration or golden-set errors (exit 2). Agent and judge failures
-/// do not error: they are recorded per run.
-pub async fn run_eval(
-    setup: &EvalSetup,
-    runner: Arc<dyn AgentRunner>,
-    model_id: &str,
-    models: ModelFactory,
-    judge: Option<Arc<dyn Judge>>,
-    progress: &dyn Progress,
-) -> anyhow::Result<EvalReport> {
-    let started = Instant::now();
-    let date = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    let main = Arc::new(Knowledge::load(&setup.data, None, &setup.retrieval)?);
-    let cases = select_cases(setup, main.catalogue.listings.iter().map(|l| l.id.clone()).collect())?;
-    let golden_set = GoldenSet::load(&setup.golden, &main.catalogue)?;
-    let golden = golden::evaluate(&golden_set, &main.retriever)?;
-
-    let mut knowledge: HashMap<Option<String>, Arc<Knowledge>> = HashMap::new();
-    knowledge.insert(None, main.clone());
-    for c in &cases {
-        if let Some(o) = &c.case.fixtures {
-            if let std::collections::hash_map::Entry::Vacant(slot) = knowledge.entry(Some(o.clone())) {
-                slot.insert(Arc::new(Knowledge::load(&setup.data, Some(&setup.fixtures.join(o)), &setup.retrieval)?));
-            }
-        }
-    }
-
-    let repeat = setup.repeat.max(1);
-    progress.start(cases.len() * repeat);
-    let semaphore = Arc::new(tokio::sync::Semaphore::new(setup.concurrency.max(1)));
-    let mut tasks = tokio::task::JoinSet::new();
-    let mut runs: Vec<Vec<CaseRun>> = vec![vec![]; cases.len()];
-    let record = |done: (usize, CaseRun), runs: &mut Vec<Vec<CaseRun>>| {
-        let (i, run) = done;
-        progress.done(&cases[i].case.id, run.passed, run.latency_ms);
-        runs[i].push(run);
-    };
-    for (index, case) in cases.iter().enumerate() {
-        for attempt in 1..=repeat {
-            let case = case.clone();
-            let k = knowledge[&case.case.fixtures].clone();
-            let model = models(&case, attempt);
-            let judge = judge.clone();
-            let limits = setup.limits;
-            let prices = setup.prices.clone();
-            let runner = runner.clone();
-            let permit = semaphore.clone().acquire_owned().await?;
-            tasks.spawn(async move {
-                let run = run_case(&case, attempt, &k, runner.as_ref(), model, judge.as_deref(), limits, &prices).await;
-                drop(permit);
-                (index, run)
-            });
-            // Record finished runs as we go so progress is live.
-            while let Some(done) = tasks.try_join_next() {
-                record(done?, &mut runs);
-            }
-        }
-    }
-    while let Some(done) = tasks.join_next().await {
-        record(done?, &mut runs);
-    }
-    progress.finish();
-
-    let case_reports: Vec<CaseReport> = cases
-        .iter()
-        .zip(runs)
-        .map(|(c, mut runs)| {
-            runs.sort_by_key(|r| r.attempt);
-            let passes = runs.iter().filter(|r| r.passed).count();
-            CaseReport {
-                id: c.case.id.clone(),
-                file: c.file.display().to_string(),
-                lang: c.case.lang,
-                tags: c.case.tags.clone(),
-                critical: c.case.critical,
-                subset: c.case.subset,
-                inquiry: c.case.inquiry.clone(),
-                pass_rate: passes as f64 / runs.len().max(1) as f64,
-                flaky: passes > 0 && passes < runs.len(),
-                passed: passes == runs.len(),
-                runs,
-            }
-        })
-        .collect();
-
-    let (metrics_list, reasons) = compute_metrics(&cases, &case_reports, &golden, judge.is_some());
-    let (gated, ok) = gate(&metrics_list, &setup.thresholds);
-    let mut by_tag: BTreeMap<String, Breakdown> = BTreeMap::new();
-    let mut by_lang: BTreeMap<String, Breakdown> = BTreeMap::new();
-    for r in &case_reports {
-        let passed = r.runs.iter().filter(|x| x.passed).count();
-        for t in &r.tags {
-            let b = by_tag.entry(t.clone()).or_default();
-            b.runs += r.runs.len();
-            b.passed += passed;
-        }
-        let b = by_lang.entry(r.lang.as_str().to_owned()).or_default();
-        b.runs += r.runs.len();
-        b.passed += passed;
-    }
-    let keep_rule = match main.retriever.keep_rule() {
-        KeepRule::Fused { vector_z, keyword_coverage } => {
-            format!("fused: vector z >= {vector_z} or keyword coverage >= {keyword_coverage}")
-        }
-        KeepRule::Rerank { min_score } => format!("reranker score >= {min_score}"),
-    };
-    Ok(EvalReport {
-        schema: REPORT_SCHEMA.into(),
-        name: setup.name.clone(),
-        date,
-        git_commit: git_commit(),
-        model: model_id.to_owned(),
-        judge: judge.as_ref().map(|j| j.id()).unwrap_or_else(|| "none".into()),
-        retrieval: RetrievalInfo {
-            embedder: main.retriever.embedder_id().to_owned(),
-            reranker: main.retriever.reranker_id().map(str::to_owned),
-            keep_rule,
-        },
-        selection: setup.selection.clone(),
-        repeat,
-        concurrency: setup.concurrency.max(1),
-        verdict: if ok { "PASS".into() } else { "FAIL".into() },
-        metrics: gated,
-        handoffs_by_reason: reasons,
-        by_tag,
-        by_lang,
-        golden,
-        cases: case_reports,
-        wall_ms: started.elapsed().as_millis() as u64,
-    })
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn run_case(
-    case: &LoadedCase,
-    attempt: usize,
-    knowledge: &Knowledge,
-    runner: &dyn AgentRunner,
-    model: Arc<dyn ModelClient>,
-    judge: Option<&dyn Judge>,
-    limits: Limits,
-    prices: &PriceTable,
-) -> CaseRun {
-    let started = Instant::now();
-    let model_id = model.id().to_owned();
-    let outcome = runner.run(model, knowledge.toolbox(), limits, &case.case.inquiry, &case.case.history).await;
-    let latency_ms = started.elapsed().as_millis() as u64;
-    let result = match outcome {
-        Ok(r) => r,
-        Err(e) => {
-            let error = format!("{e:#}");
-            return CaseRun {
-                attempt,
-                result: None,
-                error: Some(error.clone()),
-                checks: None,
-                verdict: None,
-                judge_error: None,
-                latency_ms,
-                cost_usd: None,
-                judge_cost_usd: None,
-                passed: false,
-                failures: vec![format!("agent error: {error}")],
-            };
-        }
-    };
-    let checks = CodeChecks::run(&case.case, &result);
-    let mut failures = checks.failure_lines();
-    if let Some(e) = &result.error {
-        failures.push(format!("agent error: {e}"));
-    }
-    let (verdict, judge_error) = match judge {
-        None => (None, None),
-        Some(j) => match j.judge(case, &result).await {
-            Ok(v) => {
-                failures.extend(v.failure_lines());
-                (Some(v), None)
-            }
-            Err(e) => {
-                failures.push(format!("judge: unmeasured ({e})"));
-                (None, Some(e.to_string()))
-            }
-        },
-    };
-    let cost_usd = prices.cost(&model_id, &result.usage);
-    let judge_cost_usd = verdict.as_ref().and_then(|v| prices.cost(v.judge.trim_start_matches("llm:"), &v.usage));
-    CaseRun {
-        attempt,
-        passed: failures.is_empty(),
-        failures,
-        result: Some(result),
-        error: None,
-        checks: Some(checks),
-        verdict,
-        judge_error,
-        latency_ms,
-        cost_usd,
-        judge_cost_usd,
-    }
-}
-
-fn compute_metrics(
-    cases: &[LoadedCase],
-    reports: &[CaseReport],
-    golden: &GoldenReport,
-    judged: bool,
-) -> (Vec<Metric>, Vec<ReasonRow>) {
-    let runs: Vec<(&LoadedCase, &CaseRun)> =
-        cases.iter().zip(reports).flat_map(|(c, r)| r.runs.iter().map(move |run| (c, run))).collect();
-    let n = runs.len();
-    let passed = runs.iter().filter(|(_, r)| r.passed).count();
-    let critical: Vec<&CaseReport> = reports.iter().filter(|r| r.critical).collect();
-    let critical_passed = critical.iter().filter(|r| r.passed).count();
-
-    let mut rows: Vec<ReasonRow> = HandoffReason::ALL
-        .iter()
-        .map(|&reason| ReasonRow { reason, required: 0, created: 0, correct: 0, missed: 0, extra: 0 })
-        .collect();
-    for (c, run) in &runs {
-        let Some(checks) = &run.checks else {
-            for r in &c.case.handoffs {
-                if let Some(row) = rows.iter_mut().find(|x| x.reason == *r) {
-                    row.required += 1;
-                    row.missed += 1;
-                }
-            }
-            continue;
-        };
-        for row in rows.iter_mut() {
-            let required = c.case.handoffs.contains(&row.reason);
-            let allowed = c.case.allow_handoffs.contains(&row.reason);
-            let created = checks.created.contains(&row.reason);
-            row.required += usize::from(required);
-            if created && (!allowed || required) {
-                row.created += 1;
-            }
-            row.correct += usize::from(required && created);
-            row.missed += usize::from(required && !created);
-            row.extra += usize::from(created && !required && !allowed);
-        }
-    }
-    let tp: usize = rows.iter().map(|r| r.correct).sum();
-    let fp: usize = rows.iter().map(|r| r.extra).sum();
-    let fneg: usize = rows.iter().map(|r| r.missed).sum();
-
-    let checked: Vec<&CodeChecks> = runs.iter().filter_map(|(_, r)| r.checks.as_ref()).collect();
-    let final_ok = checked.iter().filter(|c| c.final_numbers_ok()).count();
-    let drafts: Vec<bool> = checked.iter().filter_map(|c| c.first_draft_numbers_ok()).collect();
-    let judged_runs: Vec<&Verdict> = runs.iter().filter_map(|(_, r)| r.verdict.as_ref()).collect();
-    let unmeasured_judge = runs.iter().filter(|(_, r)| r.judge_error.is_some()).count();
-
-    let latencies: Vec<f64> = runs.iter().map(|(_, r)| r.latency_ms as f64).collect();
-    let mean = |v: &[f64]| if v.is_empty() { None } else { Some(v.iter().sum::<f64>() / v.len() as f64) };
-    let costs: Option<Vec<f64>> = runs.iter().map(|(_, r)| r.cost_usd).collect();
-    let judge_costs: Option<Vec<f64>> =
-        if judged { runs.iter().map(|(_, r)| r.judge_cost_usd).collect() } else { None };
-
-    let judge_metric = if !judged {
-        Metric::new("judge_correctness", None, "unmeasured: --judge none")
-    } else if judged_runs.is_empty() {
-        Metric::new("judge_correctness", None, format!("unmeasured: the judge failed on all {unmeasured_judge} runs"))
-    } else {
-        let ok = judged_runs.iter().filter(|v| v.passed()).count();
-        let mut m = Metric::ratio("judge_correctness", ok, judged_runs.len());
-        if unmeasured_judge > 0 {
-            m.detail.push_str(&format!(" ({unmeasured_judge} unmeasured)"));
-        }
-        m
-    };
-    let metrics = vec![
-        Metric::ratio("case_pass_rate", passed, n),
-        Metric::ratio("critical_pass_rate", critical_passed, critical.len()),
-        Metric::ratio("handoff_precision", tp, tp + fp),
-        Metric::ratio("handoff_recall", tp, tp + fneg),
-        Metric::ratio("number_check_final", final_ok, checked.len()),
-        Metric::ratio("number_check_first_draft", drafts.iter().filter(|d| **d).count(), drafts.len()),
-        judge_metric,
-        Metric::ratio("retrieval_recall_at_5", golden.hits, golden.answerable),
-        if golden.unanswerable == 0 {
-            Metric::not_applicable("unanswerable_false_positives")
-        } else {
-            Metric::new(
-                "unanswerable_false_positives",
-                Some(golden.false_positives.len() as f64),
-                format!("{}/{}", golden.false_positives.len(), golden.unanswerable),
-            )
-        },
-        match &costs {
-            Some(c) => Metric::new("cost_mean_usd", mean(c), format!("{} runs", c.len())),
-            None => Metric::new("cost_mean_usd", None, "unmeasured: the model has no entry in the price table"),
-        },
-        match (&judge_costs, judged) {
-            (_, false) => Metric::new("judge_cost_mean_usd", None, "unmeasured: --judge none"),
-            (Some(c), true) => Metric::new("judge_cost_mean_usd", mean(c), format!("{} runs", c.len())),
-            (None, true) => Metric::new("judge_cost_mean_usd", None, "unmeasured: judge price unknown or judge failed"),
-        },
-        Metric::new("latency_mean_ms", mean(&latencies), format!("{n} runs")),
-        Metric::new("latency_p50_ms", percentile(&latencies, 50.0), format!("{n} runs")),
-        Metric::new("latency_p95_ms", percentile(&latencies, 95.0), format!("{n} runs")),
-    ];
-    (metrics, rows)
-}
-
-fn git_commit() -> Option<String> {
-    let out = std::process::Command::new("git").args(["rev-parse", "--short", "HEAD"]).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned()).filter(|s| !s.is_empty())
-}

@@ -88,6 +88,12 @@ fn build(provider: &str, model: &str, env: &Env) -> anyhow::Result<Arc<dyn Model
         }
         _ => {
             let key = env.get("OPENAI_API_KEY").map(Secret::new);
+            if key.is_none() && env.get("OPENAI_BASE_URL").is_none() {
+                // Without either, the only place to call is the public API, which needs a key.
+                anyhow::bail!(
+                    "openai:{model} needs OPENAI_BASE_URL (a local or gateway server, e.g. http://127.0.0.1:8000/v1, or --base-url) or OPENAI_API_KEY for the public API; neither is set in the environment or in .env"
+                );
+            }
             let base = base_url("OPENAI_BASE_URL", openai::DEFAULT_BASE_URL)?;
             Arc::new(OpenAiClient::new(model, &base, key, config)?)
         }
@@ -104,7 +110,8 @@ mod tests {
         let c = client_from_spec("anthropic:claude-haiku-4-5", &env).unwrap().unwrap();
         assert_eq!(c.id(), "anthropic:claude-haiku-4-5");
         assert_eq!(http_config(&env).unwrap().timeout, Duration::from_millis(500));
-        let c = client_from_spec("openai:llama3", &Env::default()).unwrap().unwrap();
+        let local = Env::from_pairs([("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")]);
+        let c = client_from_spec("openai:llama3", &local).unwrap().unwrap();
         assert_eq!(c.id(), "openai:llama3");
         assert!(client_from_spec("demo", &env).is_none());
         assert!(client_from_spec("other:x", &env).is_none());
@@ -114,9 +121,11 @@ mod tests {
     fn missing_key_and_bad_settings_are_clear_errors() {
         let err = client_from_spec("anthropic:x", &Env::default()).unwrap().err().unwrap().to_string();
         assert!(err.contains("ANTHROPIC_API_KEY"), "{err}");
+        let err = client_from_spec("openai:foo", &Env::default()).unwrap().err().unwrap().to_string();
+        assert!(err.contains("OPENAI_BASE_URL") && err.contains("OPENAI_API_KEY"), "{err}");
         let err = client_from_spec("openai:", &Env::default()).unwrap().err().unwrap().to_string();
         assert!(err.contains("openai:<model-id>"), "{err}");
-        let env = Env::from_pairs([("INQUIRY_MODEL_TIMEOUT_S", "soon")]);
+        let env = Env::from_pairs([("INQUIRY_MODEL_TIMEOUT_S", "soon"), ("OPENAI_API_KEY", "k")]);
         assert!(client_from_spec("openai:x", &env).unwrap().is_err());
         let env = Env::from_pairs([("OPENAI_BASE_URL", "ftp://x")]);
         assert!(client_from_spec("openai:x", &env).unwrap().is_err());

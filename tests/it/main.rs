@@ -12,3 +12,4 @@ mod providers;
 mod retrieval;
 mod support;
 mod tools;
+mod verdicts;
