@@ -255,7 +255,14 @@ impl Catalogue {
     /// # Errors
     /// [`CatalogueError`] naming the file and place of the first problem found.
     pub fn load(dir: &Path) -> Result<Self, CatalogueError> {
-        let listings = load_listings(&dir.join("listings.json"))?;
+        let file = dir.join("listings.json");
+        let listings = load_listings(&file)?;
+        if listings.is_empty() {
+            return Err(CatalogueError::Syntax {
+                path: file,
+                message: "holds no listings; expected at least one listing in the array".into(),
+            });
+        }
         let policies = load_policies(&dir.join("policies"))?;
         Ok(Self::from_parts(listings, policies))
     }
@@ -307,8 +314,10 @@ impl Catalogue {
 /// Unreadable file, invalid JSON (with line and column), a top level that is not
 /// an array, or the first invalid listing (index, id, field, expectation).
 pub fn load_listings(path: &Path) -> Result<Vec<Listing>, CatalogueError> {
-    let bytes = std::fs::read(path).map_err(|source| CatalogueError::Io { path: path.into(), source })?;
-    let values: serde_json::Value = serde_json::from_slice(&bytes)
+    let text =
+        crate::text_file::read(path).map_err(|message| CatalogueError::Syntax { path: path.into(), message })?;
+    // Strict: a repeated key ("price": 1650, "price": 9999) is an error, not the last value.
+    let values: serde_json::Value = crate::json_file::from_str(&text)
         .map_err(|e| CatalogueError::Syntax { path: path.into(), message: format!("invalid JSON: {e}") })?;
     let serde_json::Value::Array(items) = values else {
         return Err(CatalogueError::Syntax {
@@ -441,11 +450,9 @@ pub fn load_policies(dir: &Path) -> Result<Vec<PolicyPage>, CatalogueError> {
 /// # Errors
 /// See [`load_policies`].
 pub fn load_policy(path: &Path) -> Result<PolicyPage, CatalogueError> {
-    let bytes = std::fs::read(path).map_err(|source| CatalogueError::Io { path: path.into(), source })?;
-    let markdown = String::from_utf8(bytes).map_err(|e| CatalogueError::Syntax {
-        path: path.into(),
-        message: format!("not valid UTF-8 (byte {}); expected a UTF-8 Markdown file", e.utf8_error().valid_up_to()),
-    })?;
+    // A byte-order mark is dropped here, so the title line reads "# Deposit".
+    let markdown =
+        crate::text_file::read(path).map_err(|message| CatalogueError::Syntax { path: path.into(), message })?;
     let slug = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
     parse_policy(path, &slug, markdown)
 }

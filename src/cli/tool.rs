@@ -3,15 +3,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 
 use super::args::RetrievalArgs;
 use super::decided;
-use crate::catalogue::Catalogue;
-use crate::handoff::HandoffQueue;
-use crate::tools::Toolbox;
+use crate::knowledge::Knowledge;
 
 /// Arguments of `inquiry tool`.
 #[derive(Debug, clap::Args)]
@@ -24,6 +21,9 @@ pub struct ToolArgs {
     /// Catalogue directory holding listings.json and policies/.
     #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
     pub data: PathBuf,
+    /// Overlay catalogue directory whose listings.json is added (e.g. fixtures/injection).
+    #[arg(long, value_name = "DIR")]
+    pub overlay: Option<PathBuf>,
     /// Retrieval settings for search_knowledge.
     #[command(flatten)]
     pub retrieval: RetrievalArgs,
@@ -38,11 +38,14 @@ pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
     if !crate::tools::TOOL_NAMES.contains(&args.name.as_str()) {
         bail!("unknown tool \"{}\"; expected one of: {}", args.name, crate::tools::TOOL_NAMES.join(", "));
     }
-    let json: serde_json::Value = serde_json::from_str(&args.arguments)
-        .with_context(|| format!("tool arguments are not valid JSON: {}", args.arguments))?;
-    let catalogue = Arc::new(Catalogue::load(&args.data)?);
-    let retriever = args.retrieval.config().build(&catalogue)?;
-    let toolbox = Toolbox::new(catalogue, Arc::new(retriever), Arc::new(HandoffQueue::new()));
+    // Strict like the catalogue: a repeated key is an error, not the last value.
+    let json: serde_json::Value = crate::json_file::from_str(&args.arguments).map_err(|e| {
+        anyhow::anyhow!(
+            "tool arguments are not valid JSON ({e}): {}",
+            crate::text_file::escape_for_terminal(&args.arguments, 200)
+        )
+    })?;
+    let toolbox = Knowledge::load(&args.data, args.overlay.as_deref(), &args.retrieval.config())?.toolbox();
     let result = crate::tools::call_json(&toolbox, &args.name, json);
     // A tool error is the caller's input being rejected: a usage error (2).
     // The error object still goes to stdout, as the tool returned it.
@@ -51,7 +54,8 @@ pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
     if result.is_error {
         let field = |k: &str| result.value.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
         let hint = field("hint");
-        eprintln!("error: {}{}", field("error"), if hint.is_empty() { String::new() } else { format!(" ({hint})") });
+        let text = format!("{}{}", field("error"), if hint.is_empty() { String::new() } else { format!(" ({hint})") });
+        eprintln!("error: {}", crate::text_file::escape_for_terminal(&text, 500));
     }
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, &result.value)?;
