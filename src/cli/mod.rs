@@ -21,6 +21,7 @@ pub mod ask;
 pub mod calibrate;
 pub mod check;
 pub mod eval;
+pub mod judge_check;
 pub mod serve_mcp;
 pub mod tool;
 
@@ -61,6 +62,9 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Call one tool directly with JSON arguments and print its JSON result.
     Tool(tool::ToolArgs),
+    /// Grade the hand-labelled replies (labels/) with a judge and report its
+    /// agreement with the human verdicts: Cohen's κ, false passes and fails.
+    JudgeCheck(judge_check::JudgeCheckArgs),
 }
 
 /// Parses the process arguments, runs the command and maps the result to an exit code.
@@ -114,6 +118,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::ServeMcp(args) => serve_mcp::run(args),
         Command::Check(args) => check::run(args),
         Command::Tool(args) => tool::run(args),
+        Command::JudgeCheck(args) => judge_check::run(args),
     }
 }
 
