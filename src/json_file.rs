@@ -22,7 +22,8 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_str(text);
     AnyValue::deserialize(&mut de).and_then(|_| de.end()).map_err(|e| e.to_string())?;
     let mut de = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| format!("at `{}`: {}", e.path(), e.inner()))
+    serde_path_to_error::deserialize(&mut de)
+        .map_err(|e| format!("at `{}`: {}", e.path(), crate::text_file::clean_type_names(&e.inner().to_string())))
 }
 
 /// Any JSON value, checked for duplicate keys in every object and discarded.

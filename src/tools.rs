@@ -369,10 +369,17 @@ impl Toolbox {
         if self.catalogue.listing(&id).is_some() {
             Ok(id)
         } else {
-            Err(ToolError::new(
-                format!("unknown listing id \"{}\"", raw.trim()),
-                "use search_listings to find valid listing ids",
-            ))
+            // "HH1001" or "hh 1001": the customer dropped the hyphen.
+            let compact: String = id.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+            let split = compact.find(|c: char| c.is_ascii_digit()).unwrap_or(compact.len());
+            let guess = format!("{}-{}", &compact[..split], &compact[split..]);
+            let hint = if guess != id && self.catalogue.listing(&guess).is_some() {
+                format!("did you mean {guess}? Listing ids have a hyphen; use search_listings to find valid listing ids")
+            } else {
+                "use search_listings to find valid listing ids".to_owned()
+            };
+            let shown = crate::text_file::escape_for_terminal(raw.trim(), 80);
+            Err(ToolError::new(format!("unknown listing id \"{shown}\""), hint))
         }
     }
 }

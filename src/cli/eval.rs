@@ -39,9 +39,10 @@ pub struct EvalArgs {
     /// Metric thresholds.
     #[arg(long, default_value = "thresholds.json", value_name = "FILE")]
     pub thresholds: PathBuf,
-    /// Price table (USD per million tokens by model id).
-    #[arg(long, default_value = "prices.json", value_name = "FILE")]
-    pub prices: PathBuf,
+    /// Price table (USD per million tokens by model id); default prices.json
+    /// when present (a file named here must exist).
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
     /// Report name: the set <out>/<name>/ (report.md, report.json, cases/<case-id>.json).
     #[arg(long, default_value = "eval")]
     pub name: String,
@@ -158,7 +159,10 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         report_set::check_writable_file("GITHUB_STEP_SUMMARY", path)?;
     }
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
-    let prices = crate::eval::prices::PriceTable::load(&args.prices)?;
+    let prices = match &args.prices {
+        Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
+        None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
+    };
     let model = model_client_with(&args.model, args.base_url.as_deref())?;
     let judge: Option<Arc<dyn crate::eval::judge::Judge>> = match args.judge.as_str() {
         "none" => None,

@@ -16,15 +16,45 @@ use crate::handoff::HandoffReason;
 
 /// A fact the reply must convey, or a statement it must not make, with the
 /// offline judge's match patterns (case-insensitive regexes; any one matches).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+///
+/// Written as `{text, patterns}`, or as a plain string (the text alone: the
+/// LLM judge grades it; the rule judge reports it as unmeasured).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Expectation {
     /// The item in words (what the LLM judge grades).
-    #[serde(deserialize_with = "crate::text_file::non_null_string")]
     pub text: String,
     /// Match patterns for the rule judge.
     #[serde(default)]
     pub patterns: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectationFields {
+    #[serde(deserialize_with = "crate::text_file::non_null_string")]
+    text: String,
+    #[serde(default)]
+    patterns: Vec<String>,
+}
+
+impl<'de> Deserialize<'de> for Expectation {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Expectation;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an item: a string, or a mapping with `text` and `patterns`")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Expectation, E> {
+                Ok(Expectation { text: v.to_owned(), patterns: vec![] })
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Expectation, A::Error> {
+                let f = ExpectationFields::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(Expectation { text: f.text, patterns: f.patterns })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// One eval case.
@@ -49,13 +79,13 @@ pub struct Case {
     #[serde(default)]
     pub handoffs: Vec<HandoffReason>,
     /// Reasons that may be handed off (counted neither way).
-    #[serde(default)]
+    #[serde(default, alias = "allowHandoffs")]
     pub allow_handoffs: Vec<HandoffReason>,
     /// Facts the reply must convey.
     #[serde(default)]
     pub must: Vec<Expectation>,
     /// Statements the reply must not make.
-    #[serde(default)]
+    #[serde(default, alias = "mustNot")]
     pub must_not: Vec<Expectation>,
     /// Case types for breakdowns and `--tag`.
     #[serde(default)]
@@ -116,20 +146,23 @@ pub fn load_cases(dir: &Path, known: &dyn KnownListings) -> Result<Vec<LoadedCas
         let mut files: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "jsonl"))
             .collect();
         files.sort();
         files
     };
     if files.is_empty() {
-        return Err(err(dir, "no *.yaml case files found".into()));
+        return Err(err(dir, "no *.yaml or *.jsonl case files found".into()));
     }
     let mut out: Vec<LoadedCase> = vec![];
     let mut seen: HashMap<String, (PathBuf, usize)> = HashMap::new();
     for file in files {
         let text = crate::text_file::read(&file).map_err(|e| err(&file, e))?;
-        let cases: Vec<Case> = crate::text_file::yaml(&text).map_err(|e| err(&file, e))?;
-        let lines = crate::text_file::id_lines(&text);
+        let (cases, lines) = if file.extension().is_some_and(|e| e == "jsonl") {
+            parse_jsonl(&text).map_err(|e| err(&file, e))?
+        } else {
+            (crate::text_file::yaml::<Vec<Case>>(&text).map_err(|e| err(&file, e))?, crate::text_file::id_lines(&text))
+        };
         let mut occurrence: HashMap<String, usize> = HashMap::new();
         let mut compiled = PatternCache::default();
         for case in cases {
@@ -152,6 +185,22 @@ pub fn load_cases(dir: &Path, known: &dyn KnownListings) -> Result<Vec<LoadedCas
         }
     }
     Ok(out)
+}
+
+/// One case per line (JSON Lines); blank lines are skipped. Returns the cases
+/// and their line numbers by id.
+fn parse_jsonl(text: &str) -> Result<(Vec<Case>, HashMap<String, Vec<usize>>), String> {
+    let mut cases = vec![];
+    let mut lines: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let case: Case = crate::json_file::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        lines.entry(case.id.clone()).or_default().push(i + 1);
+        cases.push(case);
+    }
+    Ok((cases, lines))
 }
 
 /// Most match patterns compiled from one case file (aliases can repeat a list).

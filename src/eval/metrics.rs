@@ -151,7 +151,14 @@ impl Thresholds {
     /// number, or `min` above `max`.
     pub fn load(path: &Path) -> anyhow::Result<Self> {
         let text =
-            std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+            std::fs::read_to_string(path).map_err(|e| {
+                let hint = if path.is_relative() && e.kind() == std::io::ErrorKind::NotFound {
+                    format!(" (relative to {}; run from the repository root or pass -C DIR)", std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default())
+                } else {
+                    String::new()
+                };
+                anyhow::anyhow!("{}: cannot read: {e}{hint}", path.display())
+            })?;
         Self::parse(path, &text)
     }
 

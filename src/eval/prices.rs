@@ -35,6 +35,18 @@ pub struct PriceTable {
 }
 
 impl PriceTable {
+    /// Reads a price table; a missing default file is an empty table (every
+    /// cost is then unmeasured), but a file named explicitly must exist.
+    ///
+    /// # Errors
+    /// A missing explicit file, invalid JSON or fields, with the file and path.
+    pub fn load_named(path: &Path, explicit: bool) -> anyhow::Result<Self> {
+        if !path.exists() && explicit {
+            anyhow::bail!("--prices {}: no such file; expected a price table (see prices.json)", path.display());
+        }
+        Self::load(path)
+    }
+
     /// Reads a price table; a missing file is an empty table.
     ///
     /// # Errors

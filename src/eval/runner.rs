@@ -92,7 +92,24 @@ pub fn select_cases(setup: &EvalSetup, main_ids: Vec<String>) -> anyhow::Result<
             close.sort_by(|a, b| b.0.total_cmp(&a.0));
             let names: Vec<&str> = close.iter().take(5).map(|(_, n)| *n).collect();
             let hint = if names.is_empty() { String::new() } else { format!("; did you mean: {}?", names.join(", ")) };
-            anyhow::bail!("--case {id}: no such case in {}{hint}", setup.cases_dir.display());
+            anyhow::bail!(
+                "--case {}: no such case in {}{hint}",
+                crate::text_file::escape_for_terminal(id, 80),
+                setup.cases_dir.display()
+            );
+        }
+    }
+    for tag in &setup.selection.tags {
+        if !all.iter().any(|c| c.case.tags.contains(tag)) {
+            let mut tags: Vec<&str> = all.iter().flat_map(|c| c.case.tags.iter().map(String::as_str)).collect();
+            tags.sort_unstable();
+            tags.dedup();
+            anyhow::bail!(
+                "--tag {}: no case has this tag; the tags in {} are: {}",
+                crate::text_file::escape_for_terminal(tag, 80),
+                setup.cases_dir.display(),
+                tags.join(", ")
+            );
         }
     }
     let selected: Vec<LoadedCase> = all

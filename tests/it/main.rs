@@ -5,6 +5,8 @@ mod calibrate;
 mod catalogue_errors;
 mod cli;
 mod eval;
+mod first_run;
+mod hardening;
 mod mcp;
 mod models;
 mod numbers_fuzz;
