@@ -197,13 +197,15 @@ fn signal_section(s: &mut String, r: &SignalReport) {
 /// unanswerable on another, the proposed threshold as a vertical line.
 pub fn render_svg(c: &Calibration) -> String {
     let panels: Vec<&SignalReport> = c.signals.iter().collect();
-    let (w, panel_h, left) = (760.0, 150.0, 150.0);
-    let h = panel_h * panels.len() as f64 + 20.0;
+    let (w, panel_h, left, head) = (760.0, 175.0, 150.0, 48.0);
+    let h = head + panel_h * panels.len() as f64 + 10.0;
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<title>Calibration of {0}: answerable vs unanswerable golden questions</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">Calibration: {0}{1}</text>\n<text x=\"10\" y=\"38\" fill=\"#555\">One dot per golden question: the best expected passage's score (answerable) or the best score of anything (unanswerable). A number above a dot counts questions at the same score.</text>\n",
+        xml_escape(&c.model_id),
+        c.reranker.as_deref().map(|r| format!(" + reranker {}", xml_escape(r))).unwrap_or_default()
     );
     for (p, r) in panels.iter().enumerate() {
-        let top = 10.0 + p as f64 * panel_h;
+        let top = head + p as f64 * panel_h;
         let values: Vec<f64> = r.answerable.iter().chain(&r.unanswerable).filter_map(|q| q.score).collect();
         let threshold = match r.signal {
             Signal::Rerank => c.proposal.rerank,
@@ -214,29 +216,63 @@ pub fn render_svg(c: &Calibration) -> String {
         let lo = values.iter().copied().chain(threshold).fold(f64::INFINITY, f64::min);
         let hi = values.iter().copied().chain(threshold).fold(f64::NEG_INFINITY, f64::max);
         let (lo, hi) = if lo.is_finite() && hi > lo { (lo, hi) } else { (0.0, 1.0) };
+        let ticks = nice_ticks(lo, hi);
+        let (lo, hi) = (ticks[0].min(lo), ticks[ticks.len() - 1].max(hi));
         let x = |v: f64| left + (v - lo) / (hi - lo) * (w - left - 30.0);
         let _ = writeln!(s, "<text x=\"10\" y=\"{}\" font-weight=\"bold\">{}</text>", top + 14.0, r.signal.name());
         let rows = [
-            ("answerable", &r.answerable, "#1f77b4", top + 50.0),
-            ("unanswerable", &r.unanswerable, "#d62728", top + 90.0),
+            ("answerable", &r.answerable, "#1f77b4", top + 55.0),
+            ("unanswerable", &r.unanswerable, "#d62728", top + 100.0),
         ];
         for (label, qs, colour, y) in rows {
             let _ = writeln!(s, "<text x=\"10\" y=\"{}\">{label} ({})</text>", y + 4.0, qs.len());
             let _ = writeln!(s, "<line x1=\"{left}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/>", w - 30.0);
-            for (i, q) in qs.iter().enumerate() {
+            // Questions at the same score (to the plotted pixel) are one dot with a count.
+            let mut groups: Vec<(f64, Vec<&str>)> = vec![];
+            for q in qs.iter() {
                 if let Some(v) = q.score {
-                    let jitter = ((i * 7) % 9) as f64 - 4.0;
-                    let _ = writeln!(s, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"{colour}\" fill-opacity=\"0.6\"><title>{}: {v:.4}</title></circle>", x(v), y + jitter * 2.0, q.id);
+                    match groups.iter_mut().find(|(g, _)| (x(*g) - x(v)).abs() < 0.5) {
+                        Some((_, ids)) => ids.push(&q.id),
+                        None => groups.push((v, vec![&q.id])),
+                    }
+                }
+            }
+            for (i, (v, ids)) in groups.iter().enumerate() {
+                let jitter = ((i * 7) % 9) as f64 - 4.0;
+                let r_dot = if ids.len() > 1 { 5.0 } else { 4.0 };
+                let _ = writeln!(
+                    s,
+                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r_dot}\" fill=\"{colour}\" fill-opacity=\"0.6\"><title>{}: {v:.4}</title></circle>",
+                    x(*v),
+                    y + jitter * 2.0,
+                    xml_escape(&ids.join(", "))
+                );
+                if ids.len() > 1 {
+                    let _ = writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\">{}</text>", x(*v), y + jitter * 2.0 - 8.0, ids.len());
                 }
             }
         }
-        let axis_y = top + 115.0;
+        let axis_y = top + 125.0;
         let _ =
             writeln!(s, "<line x1=\"{left}\" y1=\"{axis_y}\" x2=\"{}\" y2=\"{axis_y}\" stroke=\"black\"/>", w - 30.0);
-        for k in 0..=4 {
-            let v = lo + (hi - lo) * k as f64 / 4.0;
-            let _ = writeln!(s, "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{v:.3}</text>", x(v), axis_y + 15.0);
+        for t in &ticks {
+            let _ = writeln!(
+                s,
+                "<line x1=\"{0:.1}\" y1=\"{axis_y}\" x2=\"{0:.1}\" y2=\"{1}\" stroke=\"black\"/><text x=\"{0:.1}\" y=\"{2}\" text-anchor=\"middle\">{3}</text>",
+                x(*t),
+                axis_y + 4.0,
+                axis_y + 16.0,
+                tick_label(*t)
+            );
         }
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#333\">{} ({})</text>",
+            (left + w - 30.0) / 2.0,
+            axis_y + 32.0,
+            r.signal.name(),
+            axis_unit(r.signal)
+        );
         if let Some(t) = threshold {
             let anchor = if x(t) > w - 120.0 {
                 "end"
@@ -259,6 +295,46 @@ pub fn render_svg(c: &Calibration) -> String {
     s
 }
 
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn axis_unit(signal: Signal) -> &'static str {
+    match signal {
+        Signal::Rerank => "sigmoid of the cross-encoder logit, 0..1",
+        Signal::VectorZ => "z-score of the cosine among the scoped chunks",
+        Signal::KeywordCoverage => "IDF-weighted share of question terms, 0..1",
+        Signal::Cosine => "cosine similarity",
+    }
+}
+
+/// Round tick values (1, 2 or 5 × 10^k steps) covering `[lo, hi]`, 3 to 7 of them.
+pub fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let span = (hi - lo).max(1e-9);
+    let raw = span / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| span / s <= 6.0).unwrap_or(10.0 * mag);
+    let start = (lo / step).floor() * step;
+    let mut out = vec![];
+    let mut k = (start / step).round();
+    // From the step at or below lo to the first step at or above hi.
+    loop {
+        let t = k * step;
+        out.push(t);
+        if t >= hi - 1e-9 * step || out.len() >= 12 {
+            break;
+        }
+        k += 1.0;
+    }
+    out
+}
+
+fn tick_label(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_owned() }
+}
+
 /// The terminal table for stderr.
 pub fn render_terminal(c: &Calibration) -> String {
     let mut table = comfy_table::Table::new();
@@ -275,9 +351,29 @@ pub fn render_terminal(c: &Calibration) -> String {
             r.separating.map(|t| format!("{t:.4}")).unwrap_or_else(|| "no separation".into()),
         ]);
     }
+    // A signal that does not separate may still get a value in the proposal:
+    // one above every golden score, which turns that route of the keep rule off.
+    let mut notes = String::new();
+    for r in &c.signals {
+        let proposed = match r.signal {
+            Signal::VectorZ => c.proposal.vector_z,
+            Signal::KeywordCoverage => c.proposal.keyword_coverage,
+            Signal::Rerank => c.proposal.rerank,
+            Signal::Cosine => None,
+        };
+        let top = r.answerable.iter().chain(&r.unanswerable).filter_map(|q| q.score).fold(f64::NEG_INFINITY, f64::max);
+        if let Some(p) = proposed {
+            if top.is_finite() && p > top {
+                notes.push_str(&format!(
+                    "{}: proposed {p:.4}, above every golden score ({top:.4}), so this route keeps nothing on its own (it is off)\n",
+                    r.signal.name()
+                ));
+            }
+        }
+    }
     let verdict = if c.separates { "separates" } else { "does NOT separate" };
     format!(
-        "{table}\nproposal for `{}`: {} — {verdict} ({}/{} answerable in top 5, {}/{} unanswerable returning passages)\n",
+        "{table}\n{notes}proposal for `{}`: {} — {verdict} ({}/{} answerable in top 5, {}/{} unanswerable returning passages)\n",
         c.model_id,
         serde_json::to_string(&c.proposal).unwrap_or_default(),
         c.combined_recall_hits,
@@ -285,4 +381,18 @@ pub fn render_terminal(c: &Calibration) -> String {
         c.combined_false_positives,
         c.unanswerable
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round() {
+        let labels = |lo, hi| nice_ticks(lo, hi).into_iter().map(tick_label).collect::<Vec<_>>();
+        assert_eq!(labels(0.0, 1.0), ["0", "0.2", "0.4", "0.6", "0.8", "1"]);
+        assert_eq!(labels(1.003, 8.7), ["0", "2", "4", "6", "8", "10"]);
+        assert_eq!(tick_label(0.30000000000000004), "0.3");
+        assert_eq!(tick_label(-0.0), "0");
+    }
 }
