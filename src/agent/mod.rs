@@ -92,6 +92,10 @@ pub struct HistoryTurn {
     pub reply: String,
 }
 
+/// Longest reply a model may draft (characters); a longer one ends the run
+/// in a forced hand-off (`truncated`).
+pub const MAX_REPLY_CHARS: usize = 20_000;
+
 /// Most earlier exchanges a run accepts.
 pub const MAX_HISTORY: usize = 5;
 
@@ -349,6 +353,15 @@ impl Agent {
                 continue;
             }
             let draft = response.text.unwrap_or_default();
+            if draft.chars().count() > MAX_REPLY_CHARS {
+                // No customer reply is this long: treat it as output that ran away.
+                run.error = Some(format!(
+                    "model call {} drafted {} characters; a reply may have at most {MAX_REPLY_CHARS}",
+                    run.model_calls,
+                    draft.chars().count()
+                ));
+                return Ok(self.force(run, ForcedCause::Truncated, inquiry).await);
+            }
             if run.first_draft.is_none() {
                 run.first_draft = Some(draft.clone());
             }

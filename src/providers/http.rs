@@ -39,14 +39,48 @@ impl fmt::Display for Secret {
 /// What replaces a key in text.
 pub const REDACTED: &str = "[redacted]";
 
-/// `text` with every occurrence of `key` replaced by `[redacted]`. An empty
-/// key (a local server without one) leaves the text as it is.
+/// Shortest prefix of a key that is redacted on its own (a body cut
+/// mid-key must not leak all but its last characters).
+pub const MIN_REDACTED_PREFIX: usize = 8;
+
+/// `text` with every occurrence of `key`, and of any prefix of it at least
+/// [`MIN_REDACTED_PREFIX`] bytes long, replaced by `[redacted]`. Callers
+/// redact before they cut a text to length. An empty key (a local server
+/// without one) leaves the text as it is.
 pub fn redact(text: &str, key: Option<&Secret>) -> String {
-    match key {
-        Some(k) if !k.expose().is_empty() => text.replace(k.expose(), REDACTED),
-        _ => text.to_owned(),
+    let Some(k) = key.map(Secret::expose).filter(|k| !k.is_empty()) else { return text.to_owned() };
+    let text = text.replace(k, REDACTED);
+    let key = k.as_bytes();
+    if key.len() < MIN_REDACTED_PREFIX {
+        return text;
     }
+    let head = &k[..MIN_REDACTED_PREFIX.min(k.len())];
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(found) = text[i..].find(head) {
+        let start = i + found;
+        let mut end = start;
+        while end < bytes.len() && end - start < key.len() && bytes[end] == key[end - start] {
+            end += 1;
+        }
+        // The key is ASCII in practice; keep the cut on a char boundary anyway.
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.push_str(&text[i..start]);
+        out.push_str(REDACTED);
+        i = end.max(start + 1);
+        while !text.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    out.push_str(&text[i..]);
+    out
 }
+
+/// Largest response body read from a provider (bytes): 8 MiB.
+pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
 /// Timeouts and retry policy of model calls.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -220,21 +254,44 @@ impl HttpClient {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_owned();
-        let bytes = match response.bytes().await {
-            Ok(b) => b,
-            Err(e) if e.is_timeout() => {
-                return Err(Attempt::Fail(ModelError::Timeout(self.config.timeout.as_millis() as u64)))
+        if response.content_length().is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+            return Err(Attempt::Fail(ModelError::Malformed(format!(
+                "{} response body (HTTP {}) is {} bytes; at most {MAX_BODY_BYTES} are read",
+                self.provider,
+                status.as_u16(),
+                response.content_length().unwrap_or_default()
+            ))));
+        }
+        let mut response = response;
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() + chunk.len() > MAX_BODY_BYTES {
+                        return Err(Attempt::Fail(ModelError::Malformed(format!(
+                            "{} response body (HTTP {}) is larger than {MAX_BODY_BYTES} bytes; not read further",
+                            self.provider,
+                            status.as_u16()
+                        ))));
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(e) if e.is_timeout() => {
+                    return Err(Attempt::Fail(ModelError::Timeout(self.config.timeout.as_millis() as u64)))
+                }
+                Err(e) => {
+                    return Err(Attempt::Fail(ModelError::Malformed(self.redact(&format!(
+                        "{} response body (HTTP {}) was cut off or unreadable: {}",
+                        self.provider,
+                        status.as_u16(),
+                        error_chain(&e)
+                    )))))
+                }
             }
-            Err(e) => {
-                return Err(Attempt::Fail(ModelError::Malformed(self.redact(&format!(
-                    "{} response body (HTTP {}) was cut off or unreadable: {}",
-                    self.provider,
-                    status.as_u16(),
-                    error_chain(&e)
-                )))))
-            }
-        };
-        let text = String::from_utf8_lossy(&bytes);
+        }
+        // Redact the whole body before any excerpt is cut from it.
+        let text = self.redact(&String::from_utf8_lossy(&bytes));
         if !status.is_success() {
             let message =
                 self.redact(&format!("{} answered HTTP {}: {}", self.provider, status.as_u16(), error_detail(&text)));
@@ -350,6 +407,14 @@ mod tests {
         assert_eq!(format!("{s}"), "[redacted]");
         assert!(!format!("{s:?}").contains("sk-abc"));
         assert!(!format!("{:?}", Some(s)).contains("sk-abc"));
+    }
+
+    #[test]
+    fn redaction_covers_a_key_cut_at_the_end_of_an_excerpt() {
+        let k = Secret::new("sk-test-SECRET-456");
+        assert_eq!(redact("key sk-test-SECRET-45", Some(&k)), "key [redacted]");
+        assert_eq!(redact("key sk-test-S…", Some(&k)), "key [redacted]…");
+        assert_eq!(redact("sk-test is fine", Some(&k)), "sk-test is fine", "7 bytes are no key");
     }
 
     #[test]

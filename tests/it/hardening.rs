@@ -234,3 +234,63 @@ fn item_15_a_fifo_and_an_empty_catalogue_are_refused() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("is not a regular file"), "{err}");
 }
+
+fn openai_client(url: &str, key: &str) -> std::sync::Arc<dyn inquiry::agent::model::ModelClient> {
+    let env = inquiry::providers::Env::from_pairs([
+        ("OPENAI_BASE_URL", url.to_owned()),
+        ("OPENAI_API_KEY", key.to_owned()),
+        ("INQUIRY_MODEL_MAX_ATTEMPTS", "1".to_owned()),
+    ]);
+    inquiry::providers::client_from_spec("openai:m", &env).unwrap().unwrap()
+}
+
+async fn ask_once(client: &dyn inquiry::agent::model::ModelClient) -> Result<inquiry::agent::model::ModelResponse, inquiry::agent::model::ModelError> {
+    let messages = [inquiry::agent::model::Message::User { text: "hi".into() }];
+    client
+        .complete(inquiry::agent::model::ModelRequest { system: "s", messages: &messages, tools: &[], max_output_tokens: 10 })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item_4_a_key_cut_by_the_error_excerpt_is_still_redacted() {
+    use wiremock::{matchers::method, Mock, MockServer, ResponseTemplate};
+    const KEY: &str = "sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
+    let server = MockServer::start().await;
+    // The key starts at character 290 of the message: a 300-character excerpt cuts it.
+    let message = format!("{}{KEY} is not valid", "x".repeat(290));
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(401).set_body_json(serde_json::json!({"error": {"message": message, "type": "invalid_request_error"}})))
+        .mount(&server)
+        .await;
+    let err = ask_once(openai_client(&format!("{}/v1", server.uri()), KEY).as_ref()).await.unwrap_err().to_string();
+    assert!(!err.contains("sk-live-ABCD"), "a key prefix leaked: {err}");
+    assert!(err.contains("[redacted]"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item_14_a_huge_provider_body_is_refused_and_a_runaway_reply_is_not_an_answer() {
+    use wiremock::{matchers::method, Mock, MockServer, ResponseTemplate};
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(vec![b' '; 9 * 1024 * 1024], "application/json"))
+        .mount(&server)
+        .await;
+    let err = ask_once(openai_client(&format!("{}/v1", server.uri()), "k").as_ref()).await.unwrap_err().to_string();
+    assert!(err.contains("at most 8388608") || err.contains("larger than 8388608"), "{err}");
+
+    let model = std::sync::Arc::new(inquiry::agent::model::ScriptedModel::new([inquiry::agent::model::ScriptStep::Respond(
+        inquiry::agent::model::ModelResponse::text("a".repeat(25_000)),
+    )]));
+    let connected = inquiry::app::ConnectedAgent::connect(model, crate::support::toolbox(), Default::default()).await.unwrap();
+    let result = connected.agent.run("Is heating included in HH-1001?", &[]).await.unwrap();
+    connected.close().await;
+    assert_eq!(result.outcome, inquiry::agent::Outcome::ForcedHandoff { cause: inquiry::agent::ForcedCause::Truncated });
+    assert!(result.error.unwrap().contains("at most 20000"));
+}
+
+#[test]
+fn item_15_an_absurd_timeout_says_what_is_accepted() {
+    let env = inquiry::providers::Env::from_pairs([("INQUIRY_MODEL_TIMEOUT_S", "18446744073709551615")]);
+    let err = inquiry::providers::http_config(&env).unwrap_err().to_string();
+    assert!(err.contains("at most 86400"), "{err}");
+}
