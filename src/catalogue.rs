@@ -465,6 +465,7 @@ fn parse_policy(path: &Path, slug: &str, markdown: String) -> Result<PolicyPage,
             format!("file name \"{slug}\" is not a slug; expected lower-case letters, digits and '-'"),
         ));
     }
+    let mut seen_slugs: HashMap<String, usize> = HashMap::new();
     let mut lines = markdown.lines().enumerate().skip_while(|(_, l)| l.trim().is_empty());
     let title = match lines.next() {
         Some((_, line)) if line.starts_with("# ") && !line[2..].trim().is_empty() => line[2..].trim().to_owned(),
@@ -489,12 +490,14 @@ fn parse_policy(path: &Path, slug: &str, markdown: String) -> Result<PolicyPage,
                     ),
                 ));
             }
-            if let Some((first, _)) = sections.iter().find(|(_, s)| s.slug == section_slug) {
+            // One map lookup per heading (a page of 100,000 sections scanned them all each time).
+            if let Some(first) = seen_slugs.get(&section_slug) {
                 return Err(perr(
                     n + 1,
                     format!("section \"{heading}\" has the same id \"{section_slug}\" as the section on line {first}; expected unique headings"),
                 ));
             }
+            seen_slugs.insert(section_slug.clone(), n + 1);
             sections
                 .push((n + 1, PolicySection { heading: heading.to_owned(), slug: section_slug, text: String::new() }));
         } else if let Some((_, section)) = sections.last_mut() {

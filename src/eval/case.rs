@@ -203,8 +203,10 @@ fn parse_jsonl(text: &str) -> Result<(Vec<Case>, HashMap<String, Vec<usize>>), S
     Ok((cases, lines))
 }
 
-/// Most match patterns compiled from one case file (aliases can repeat a list).
+/// Most distinct match patterns compiled from one case file.
 pub const MAX_PATTERNS_PER_FILE: usize = 5_000;
+/// Most pattern uses in one file, repeats included (YAML aliases repeat lists).
+pub const MAX_PATTERN_USES_PER_FILE: usize = 200_000;
 
 /// Compiled patterns of one file, each distinct pattern compiled once.
 #[derive(Default)]
@@ -257,13 +259,16 @@ fn validate(
             let mut pats = Vec::with_capacity(item.patterns.len());
             for p in &item.patterns {
                 cache.count += 1;
-                if cache.count > MAX_PATTERNS_PER_FILE {
-                    return Err(err(field, format!("more than {MAX_PATTERNS_PER_FILE} match patterns in this file")));
+                if cache.count > MAX_PATTERN_USES_PER_FILE {
+                    return Err(err(field, format!("more than {MAX_PATTERN_USES_PER_FILE} pattern uses in this file")));
                 }
                 if let Some(r) = cache.compiled.get(p) {
                     // Regex clones share the compiled program.
                     pats.push(r.clone());
                     continue;
+                }
+                if cache.compiled.len() >= MAX_PATTERNS_PER_FILE {
+                    return Err(err(field, format!("more than {MAX_PATTERNS_PER_FILE} distinct match patterns in this file")));
                 }
                 let r = RegexBuilder::new(p)
                     .case_insensitive(true)
