@@ -235,7 +235,6 @@ fn calibrate_writes_reports_and_only_the_active_entry() {
 #[test]
 #[cfg_attr(not(e5_models), ignore = "models/multilingual-e5-small is absent: run scripts/fetch-models")]
 fn e5_thresholds_equal_the_calibration_proposal_when_models_are_present() {
-    let dir = root().join("models/multilingual-e5-small");
     let cat = catalogue();
     let golden = GoldenSet::load(&root().join("golden/golden.yaml"), &cat).unwrap();
     let config = inquiry::retrieval::RetrievalConfig {
