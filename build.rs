@@ -9,12 +9,11 @@ fn main() {
     if weights.is_file() {
         println!("cargo::rerun-if-changed={}", weights.display());
         println!("cargo::rustc-cfg=e5_models");
+    } else if std::path::Path::new("models").is_dir() {
+        println!("cargo::rerun-if-changed=models");
     } else {
-        // Watch the nearest existing folder: it changes when the weights arrive.
-        let watch = ["models/multilingual-e5-small", "models", "."]
-            .into_iter()
-            .find(|p| std::path::Path::new(p).is_dir())
-            .unwrap_or(".");
-        println!("cargo::rerun-if-changed={watch}");
+        // Not the repository root: every new file there (runs/, reports) would
+        // rebuild the crate. scripts/fetch-models touches build.rs instead.
+        println!("cargo::rerun-if-changed=build.rs");
     }
 }
