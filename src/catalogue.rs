@@ -314,8 +314,7 @@ impl Catalogue {
 /// Unreadable file, invalid JSON (with line and column), a top level that is not
 /// an array, or the first invalid listing (index, id, field, expectation).
 pub fn load_listings(path: &Path) -> Result<Vec<Listing>, CatalogueError> {
-    let text =
-        crate::text_file::read(path).map_err(|message| CatalogueError::Syntax { path: path.into(), message })?;
+    let text = crate::text_file::read(path).map_err(|message| CatalogueError::Syntax { path: path.into(), message })?;
     // Strict: a repeated key ("price": 1650, "price": 9999) is an error, not the last value.
     let values: serde_json::Value = crate::json_file::from_str(&text)
         .map_err(|e| CatalogueError::Syntax { path: path.into(), message: format!("invalid JSON: {e}") })?;

@@ -261,10 +261,8 @@ mod tests {
     fn kappa() {
         assert_eq!(cohen_kappa(&[(true, true), (false, false)]), Some(1.0));
         // Raw agreement 0.8 at base rates 0.8/0.8 is only κ 0.375.
-        let pairs: Vec<(bool, bool)> = [(true, true); 7]
-            .into_iter()
-            .chain([(true, false), (false, true), (false, false)])
-            .collect();
+        let pairs: Vec<(bool, bool)> =
+            [(true, true); 7].into_iter().chain([(true, false), (false, true), (false, false)]).collect();
         let k = cohen_kappa(&pairs).unwrap();
         assert!(close(k, (0.8 - 0.68) / 0.32, 1e-9), "{k}");
         assert_eq!(cohen_kappa(&[(true, true); 4]), None, "chance agreement is 1");

@@ -36,7 +36,8 @@ pub fn read(path: &Path) -> Result<String, String> {
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|e| format!("not valid UTF-8 (byte {}); expected a UTF-8 text file", e.utf8_error().valid_up_to()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("not valid UTF-8 (byte {}); expected a UTF-8 text file", e.utf8_error().valid_up_to()))?;
     Ok(strip_bom(&text).to_owned())
 }
 
@@ -80,7 +81,11 @@ pub fn clean_type_names(msg: &str) -> String {
     static STRUCT: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| regex::Regex::new(r"\b(struct|enum) [A-Z]\w*").expect("valid pattern"));
     let msg = STRUCT.replace_all(msg, |c: &regex::Captures<'_>| {
-        if &c[1] == "struct" { "a mapping".to_owned() } else { "one of the listed values".to_owned() }
+        if &c[1] == "struct" {
+            "a mapping".to_owned()
+        } else {
+            "one of the listed values".to_owned()
+        }
     });
     msg.replace("a sequence", "a list").replace("invalid type: unit value", "invalid type: null")
 }
@@ -91,7 +96,10 @@ fn check_yaml_shape(text: &str) -> Result<(), String> {
     for (n, line) in text.lines().enumerate() {
         let indent = line.len() - line.trim_start_matches(' ').len();
         if indent / 2 > MAX_YAML_DEPTH * 2 {
-            return Err(format!("line {}: indented {indent} columns; at most {MAX_YAML_DEPTH} nesting levels are accepted", n + 1));
+            return Err(format!(
+                "line {}: indented {indent} columns; at most {MAX_YAML_DEPTH} nesting levels are accepted",
+                n + 1
+            ));
         }
         let mut depth = 0usize;
         let mut quote: Option<char> = None;

@@ -374,7 +374,9 @@ impl Toolbox {
             let split = compact.find(|c: char| c.is_ascii_digit()).unwrap_or(compact.len());
             let guess = format!("{}-{}", &compact[..split], &compact[split..]);
             let hint = if guess != id && self.catalogue.listing(&guess).is_some() {
-                format!("did you mean {guess}? Listing ids have a hyphen; use search_listings to find valid listing ids")
+                format!(
+                    "did you mean {guess}? Listing ids have a hyphen; use search_listings to find valid listing ids"
+                )
             } else {
                 "use search_listings to find valid listing ids".to_owned()
             };

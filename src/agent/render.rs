@@ -94,4 +94,3 @@ fn one_line(s: &str, max: usize) -> String {
         flat
     }
 }
-

@@ -2,8 +2,8 @@
 //! thresholds, the joint search over (coverage, z) pairs, and rounding.
 
 use super::{analyse_signal, outcome, question_score, JointSearch, Scored, Signal};
-use crate::retrieval::Candidate;
 use crate::retrieval::thresholds::ModelThresholds;
+use crate::retrieval::Candidate;
 
 /// Candidate thresholds for a signal: every per-question score and the
 /// midpoints between neighbours, ascending.

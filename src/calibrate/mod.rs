@@ -14,14 +14,13 @@
 //! listed separately. The golden set is small and also used during
 //! development; the report says so.
 
-pub mod report;
 mod fused;
+pub mod report;
 mod write;
 
 use fused::{fused_proposal, joint_search, round4};
 
 pub use write::write_proposal;
-
 
 use serde::{Deserialize, Serialize};
 
@@ -510,4 +509,3 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
         joint,
     })
 }
-

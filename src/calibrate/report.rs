@@ -248,7 +248,13 @@ pub fn render_svg(c: &Calibration) -> String {
                     xml_escape(&ids.join(", "))
                 );
                 if ids.len() > 1 {
-                    let _ = writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\">{}</text>", x(*v), y + jitter * 2.0 - 8.0, ids.len());
+                    let _ = writeln!(
+                        s,
+                        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\">{}</text>",
+                        x(*v),
+                        y + jitter * 2.0 - 8.0,
+                        ids.len()
+                    );
                 }
             }
         }
@@ -332,7 +338,11 @@ pub fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
 fn tick_label(v: f64) -> String {
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.to_owned() }
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_owned()
+    }
 }
 
 /// The terminal table for stderr.

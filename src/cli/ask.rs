@@ -8,8 +8,8 @@ use anyhow::bail;
 
 use super::args::{LimitArgs, RetrievalArgs};
 use super::{decided, runtime};
-use crate::agent::{ForcedCause, Outcome};
 use crate::agent::render::render_run;
+use crate::agent::{ForcedCause, Outcome};
 use crate::app::{load_history, model_client_with, ConnectedAgent, Knowledge};
 
 /// Arguments of `inquiry ask`.
@@ -90,4 +90,3 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-

@@ -39,4 +39,3 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-

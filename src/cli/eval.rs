@@ -243,4 +243,3 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(if result.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
-

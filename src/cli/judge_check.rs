@@ -79,10 +79,8 @@ pub fn run(args: JudgeCheckArgs) -> anyhow::Result<ExitCode> {
     let main = Knowledge::load(&args.data, None, &retrieval)?;
     let known =
         crate::eval::Known::new(main.catalogue.listings.iter().map(|l| l.id.clone()).collect(), &args.fixtures)?;
-    let cases: HashMap<String, LoadedCase> = crate::eval::case::load_cases(&args.cases_dir, &known)?
-        .into_iter()
-        .map(|c| (c.case.id.clone(), c))
-        .collect();
+    let cases: HashMap<String, LoadedCase> =
+        crate::eval::case::load_cases(&args.cases_dir, &known)?.into_iter().map(|c| (c.case.id.clone(), c)).collect();
     let labels = load_labels(&args.labels, &|id| cases.get(id).map(|c| (c.case.must.len(), c.case.must_not.len())))?;
     let mut overlays: HashMap<String, Knowledge> = HashMap::new();
     for c in cases.values() {

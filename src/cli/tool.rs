@@ -62,4 +62,3 @@ pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
     writeln!(out)?;
     Ok(ExitCode::from(code))
 }
-

@@ -172,7 +172,14 @@ pub fn load_cases(dir: &Path, known: &dyn KnownListings) -> Result<Vec<LoadedCas
             *k += 1;
             let at = if line > 0 { format!("line {line}: ") } else { String::new() };
             if !crate::text_file::is_safe_id(&case.id) {
-                return Err(err(&file, format!("{at}case id `{}`: {}", crate::text_file::escape_for_terminal(&case.id, 120), crate::text_file::SAFE_ID_RULE)));
+                return Err(err(
+                    &file,
+                    format!(
+                        "{at}case id `{}`: {}",
+                        crate::text_file::escape_for_terminal(&case.id, 120),
+                        crate::text_file::SAFE_ID_RULE
+                    ),
+                ));
             }
             if let Some((first, first_line)) = seen.get(&case.id) {
                 return Err(err(
@@ -268,7 +275,10 @@ fn validate(
                     continue;
                 }
                 if cache.compiled.len() >= MAX_PATTERNS_PER_FILE {
-                    return Err(err(field, format!("more than {MAX_PATTERNS_PER_FILE} distinct match patterns in this file")));
+                    return Err(err(
+                        field,
+                        format!("more than {MAX_PATTERNS_PER_FILE} distinct match patterns in this file"),
+                    ));
                 }
                 let r = RegexBuilder::new(p)
                     .case_insensitive(true)

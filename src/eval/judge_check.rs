@@ -258,9 +258,15 @@ pub async fn judge_check(
     let overall = figures("all", &all);
     let metrics = vec![
         match overall.item_kappa {
-            Some(k) => Metric::new("judge_kappa", Some(k), format!("{} items of {} graded replies", overall.items, overall.replies_graded)),
+            Some(k) => Metric::new(
+                "judge_kappa",
+                Some(k),
+                format!("{} items of {} graded replies", overall.items, overall.replies_graded),
+            ),
             None if overall.items == 0 => Metric::new("judge_kappa", None, "unmeasured: no label could be graded"),
-            None => Metric::new("judge_kappa", None, "unmeasured: κ is undefined (one rater gave one label to every item)"),
+            None => {
+                Metric::new("judge_kappa", None, "unmeasured: κ is undefined (one rater gave one label to every item)")
+            }
         },
         match overall.false_pass_rate {
             Some(_) => {
@@ -343,7 +349,13 @@ pub fn render_agreement_md(r: &JudgeCheckReport) -> String {
         "| split | replies (graded) | items | item agreement | item κ | human / judge item pass rate | false pass items | false fail items | reply agreement | reply κ | false passes | false fails |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for a in &r.agreement {
-        let agree = |k: usize, n: usize| if n == 0 { "n/a".to_owned() } else { format!("{k}/{n} ({:.1}%)", 100.0 * k as f64 / n as f64) };
+        let agree = |k: usize, n: usize| {
+            if n == 0 {
+                "n/a".to_owned()
+            } else {
+                format!("{k}/{n} ({:.1}%)", 100.0 * k as f64 / n as f64)
+            }
+        };
         s.push_str(&format!(
             "| {} | {} ({}) | {} | {} | {} | {} / {} | {} | {} | {} | {} | {}/{} wrong ({}{}) | {}/{} right ({}{}) |\n",
             a.split,
@@ -387,7 +399,11 @@ pub fn render_markdown(r: &JudgeCheckReport) -> String {
         s.push_str(&format!(
             "| {} | {} | {} | {:?} |\n",
             m.metric.name,
-            if m.metric.unit == "ratio" { m.metric.display() } else { m.metric.value.map_or("unmeasured".into(), |v| format!("{v:.3}")) },
+            if m.metric.unit == "ratio" {
+                m.metric.display()
+            } else {
+                m.metric.value.map_or("unmeasured".into(), |v| format!("{v:.3}"))
+            },
             bound.unwrap_or_default(),
             m.status
         ));
@@ -425,7 +441,16 @@ pub fn render_markdown(r: &JudgeCheckReport) -> String {
 pub fn render_terminal(r: &JudgeCheckReport) -> String {
     let mut table = comfy_table::Table::new();
     table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
-    table.set_header(["split", "replies", "items", "item κ", "human/judge pass", "false pass", "false fail", "reply κ"]);
+    table.set_header([
+        "split",
+        "replies",
+        "items",
+        "item κ",
+        "human/judge pass",
+        "false pass",
+        "false fail",
+        "reply κ",
+    ]);
     for a in &r.agreement {
         table.add_row([
             a.split.clone(),

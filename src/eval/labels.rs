@@ -124,16 +124,25 @@ pub fn load_labels(
                 err(&file, format!("line {line}: label `{}`, field `{field}`: {message}", label.id))
             };
             if !crate::text_file::is_safe_id(&label.id) {
-                return Err(err(&file, format!("line {line}: label id `{}`: {}", label.id, crate::text_file::SAFE_ID_RULE)));
+                return Err(err(
+                    &file,
+                    format!("line {line}: label id `{}`: {}", label.id, crate::text_file::SAFE_ID_RULE),
+                ));
             }
             if let Some(first) = out.iter().find(|l| l.label.id == label.id) {
-                return Err(at("id", format!("duplicate id, first defined in {}:{}", first.file.display(), first.line)));
+                return Err(at(
+                    "id",
+                    format!("duplicate id, first defined in {}:{}", first.file.display(), first.line),
+                ));
             }
             let Some((must, must_not)) = case_items(&label.case) else {
                 return Err(at("case", format!("unknown case `{}`", label.case)));
             };
             if label.conveyed.len() != must {
-                return Err(at("conveyed", format!("has {} verdicts; the case has {must} must items", label.conveyed.len())));
+                return Err(at(
+                    "conveyed",
+                    format!("has {} verdicts; the case has {must} must items", label.conveyed.len()),
+                ));
             }
             if label.stated.len() != must_not {
                 return Err(at(

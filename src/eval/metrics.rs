@@ -18,7 +18,11 @@ use crate::stats::{wilson, Interval, Z95};
 
 /// Names, units and meanings of every metric, in report order.
 pub const METRICS: &[(&str, &str, &str)] = &[
-    ("case_pass_rate", "ratio", "measured runs passing every code check and the judge (with --repeat: the mean of the case pass rates)"),
+    (
+        "case_pass_rate",
+        "ratio",
+        "measured runs passing every code check and the judge (with --repeat: the mean of the case pass rates)",
+    ),
     ("critical_pass_rate", "ratio", "critical cases passing every measured run (pass^N with --repeat N)"),
     ("handoff_precision", "ratio", "created hand-off reasons that were required (allowed ones excluded)"),
     ("handoff_recall", "ratio", "required hand-off reasons that were created"),
@@ -150,15 +154,17 @@ impl Thresholds {
     /// (listing the known ones), an unknown key, a bound that is not a finite
     /// number, or `min` above `max`.
     pub fn load(path: &Path) -> anyhow::Result<Self> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| {
-                let hint = if path.is_relative() && e.kind() == std::io::ErrorKind::NotFound {
-                    format!(" (relative to {}; run from the repository root or pass -C DIR)", std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default())
-                } else {
-                    String::new()
-                };
-                anyhow::anyhow!("{}: cannot read: {e}{hint}", path.display())
-            })?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            let hint = if path.is_relative() && e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    " (relative to {}; run from the repository root or pass -C DIR)",
+                    std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default()
+                )
+            } else {
+                String::new()
+            };
+            anyhow::anyhow!("{}: cannot read: {e}{hint}", path.display())
+        })?;
         Self::parse(path, &text)
     }
 
@@ -279,7 +285,8 @@ pub fn compute_metrics(
     let runs: Vec<(&LoadedCase, &CaseRun)> =
         cases.iter().zip(reports).flat_map(|(c, r)| r.runs.iter().map(move |run| (c, run))).collect();
     let n = runs.len();
-    let measured: Vec<&(&LoadedCase, &CaseRun)> = runs.iter().filter(|(_, r)| r.status != RunStatus::Unmeasured).collect();
+    let measured: Vec<&(&LoadedCase, &CaseRun)> =
+        runs.iter().filter(|(_, r)| r.status != RunStatus::Unmeasured).collect();
     let unmeasured = n - measured.len();
     let passed = measured.iter().filter(|(_, r)| r.status == RunStatus::Pass).count();
     let repeat = reports.iter().map(|r| r.runs.len()).max().unwrap_or(1);
@@ -300,10 +307,14 @@ pub fn compute_metrics(
     let critical: Vec<&CaseReport> =
         reports.iter().filter(|r| r.critical && r.status != CaseStatus::Unmeasured).collect();
     let critical_unmeasured = reports.iter().filter(|r| r.critical && r.status == CaseStatus::Unmeasured).count();
-    let mut critical_metric = Metric::ratio("critical_pass_rate", critical.iter().filter(|r| r.passed).count(), critical.len());
+    let mut critical_metric =
+        Metric::ratio("critical_pass_rate", critical.iter().filter(|r| r.passed).count(), critical.len());
     note(&mut critical_metric, critical_unmeasured);
     if critical.is_empty() && critical_unmeasured > 0 {
-        critical_metric = Metric::unmeasured("critical_pass_rate", format!("all {critical_unmeasured} critical cases are unmeasured"));
+        critical_metric = Metric::unmeasured(
+            "critical_pass_rate",
+            format!("all {critical_unmeasured} critical cases are unmeasured"),
+        );
     }
 
     // Hand-offs and number checks count every run whose agent ran, graded or not.
@@ -388,7 +399,9 @@ pub fn compute_metrics(
         },
         match (&judge_costs, judged) {
             (_, false) => Metric::unmeasured("judge_cost_mean_usd", "--judge none"),
-            (Some(c), true) if !c.is_empty() => Metric::new("judge_cost_mean_usd", mean(c), format!("{} runs", c.len())),
+            (Some(c), true) if !c.is_empty() => {
+                Metric::new("judge_cost_mean_usd", mean(c), format!("{} runs", c.len()))
+            }
             (_, true) => Metric::unmeasured("judge_cost_mean_usd", "judge price unknown or judge failed"),
         },
         Metric::new("latency_mean_ms", mean(&latencies), format!("{} runs", latencies.len())),
@@ -408,7 +421,8 @@ fn case_mean_metric(reports: &[CaseReport], unmeasured: usize) -> Metric {
     let sd = if k > 1 { (rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt() } else { 0.0 };
     let half = Z95 * sd / (k as f64).sqrt();
     let runs: usize = reports.iter().map(|r| r.measured_runs).sum();
-    let mut m = Metric::new("case_pass_rate", Some(mean), format!("mean of {k} case pass rates ({runs} measured runs)"));
+    let mut m =
+        Metric::new("case_pass_rate", Some(mean), format!("mean of {k} case pass rates ({runs} measured runs)"));
     m.interval = Some(Interval { lo: (mean - half).max(0.0), hi: (mean + half).min(1.0) });
     if unmeasured > 0 {
         m.detail.push_str(&format!(" ({unmeasured} unmeasured)"));

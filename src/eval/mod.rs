@@ -363,4 +363,3 @@ impl EvalReport {
 
 /// The report schema id.
 pub const REPORT_SCHEMA: &str = "inquiry.eval.report/v1";
-

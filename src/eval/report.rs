@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-
 use super::metrics::GateStatus;
 use super::{CaseReport, CaseStatus, EvalReport, RunStatus};
 
@@ -276,14 +275,24 @@ pub fn render_markdown(r: &EvalReport) -> String {
     let unmeasured: Vec<&CaseReport> =
         r.cases.iter().filter(|c| c.runs.iter().any(|x| x.status == RunStatus::Unmeasured)).collect();
     if !unmeasured.is_empty() {
-        let _ = writeln!(s, "\n## Unmeasured\n\nThese runs could not be run or graded; they count neither as passed nor as failed.\n");
+        let _ = writeln!(
+            s,
+            "\n## Unmeasured\n\nThese runs could not be run or graded; they count neither as passed nor as failed.\n"
+        );
         for c in unmeasured {
             for run in c.runs.iter().filter(|x| x.status == RunStatus::Unmeasured) {
-                let _ = writeln!(s, "- `{}` run {}: {}", c.id, run.attempt, md_escape(run.unmeasured.as_deref().unwrap_or("")));
+                let _ = writeln!(
+                    s,
+                    "- `{}` run {}: {}",
+                    c.id,
+                    run.attempt,
+                    md_escape(run.unmeasured.as_deref().unwrap_or(""))
+                );
             }
         }
     }
-    let failed: Vec<&CaseReport> = r.cases.iter().filter(|c| c.runs.iter().any(|x| x.status == RunStatus::Fail)).collect();
+    let failed: Vec<&CaseReport> =
+        r.cases.iter().filter(|c| c.runs.iter().any(|x| x.status == RunStatus::Fail)).collect();
     if !failed.is_empty() {
         let _ = writeln!(s, "\n## Failures");
         for c in failed {
@@ -354,7 +363,11 @@ fn render_repeat(s: &mut String, r: &EvalReport) {
     let suite: Vec<String> = sums
         .iter()
         .flat_map(|(a, b, k)| {
-            if *k == 0 { ["–".to_owned(), "–".to_owned()] } else { [format!("{:.3}", a / *k as f64), format!("{:.3}", b / *k as f64)] }
+            if *k == 0 {
+                ["–".to_owned(), "–".to_owned()]
+            } else {
+                [format!("{:.3}", a / *k as f64), format!("{:.3}", b / *k as f64)]
+            }
         })
         .collect();
     let _ = writeln!(s, "| **suite** | | | {} |", suite.join(" | "));
@@ -442,12 +455,15 @@ pub fn render_terminal(r: &EvalReport) -> String {
     let unm = if unmeasured > 0 { format!(", {unmeasured} unmeasured") } else { String::new() };
     // When nothing was learnt about the agent the verdict is not FAIL (exit 2 follows).
     let verdict = if r.infrastructure_failure().is_some() { "UNMEASURED" } else { r.verdict.as_str() };
-    let mut s = format!("{table}\n{verdict}{why}: {passed}/{} cases passed{unm}{runs}; {} ms\n", r.cases.len(), r.wall_ms);
+    let mut s =
+        format!("{table}\n{verdict}{why}: {passed}/{} cases passed{unm}{runs}; {} ms\n", r.cases.len(), r.wall_ms);
     for c in r.cases.iter().filter(|c| !c.passed) {
         let first = c
             .runs
             .iter()
-            .find_map(|x| x.failures.first().cloned().or_else(|| x.unmeasured.clone().map(|u| format!("unmeasured: {u}"))))
+            .find_map(|x| {
+                x.failures.first().cloned().or_else(|| x.unmeasured.clone().map(|u| format!("unmeasured: {u}")))
+            })
             .unwrap_or_default();
         s.push_str(&format!(
             "  {} {}: {}\n",

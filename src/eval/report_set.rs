@@ -188,8 +188,9 @@ impl Staging {
             // `self.dir` now holds the old set, which carries our marker.
             let _ = std::fs::remove_dir_all(&self.dir);
         } else {
-            std::fs::rename(&self.dir, &self.target)
-                .map_err(|e| anyhow::anyhow!("{}: cannot move the report set into place: {e}", self.target.display()))?;
+            std::fs::rename(&self.dir, &self.target).map_err(|e| {
+                anyhow::anyhow!("{}: cannot move the report set into place: {e}", self.target.display())
+            })?;
         }
         self.committed = true;
         if self.update_latest {
@@ -221,7 +222,8 @@ fn exchange(new: &Path, old: &Path) -> anyhow::Result<()> {
         }
     }
     let aside = old.with_extension(format!("old-{}", std::process::id()));
-    std::fs::rename(old, &aside).map_err(|e| anyhow::anyhow!("{}: cannot move the old set aside: {e}", old.display()))?;
+    std::fs::rename(old, &aside)
+        .map_err(|e| anyhow::anyhow!("{}: cannot move the old set aside: {e}", old.display()))?;
     if let Err(e) = std::fs::rename(new, old) {
         let _ = std::fs::rename(&aside, old);
         anyhow::bail!("{}: cannot move the report set into place: {e}", old.display());

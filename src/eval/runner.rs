@@ -191,7 +191,8 @@ pub async fn run_eval(
     }
     progress.finish();
 
-    let case_reports: Vec<CaseReport> = cases.iter().zip(runs).map(|(c, runs)| CaseReport::from_runs(c, runs)).collect();
+    let case_reports: Vec<CaseReport> =
+        cases.iter().zip(runs).map(|(c, runs)| CaseReport::from_runs(c, runs)).collect();
 
     let (metrics_list, reasons) = compute_metrics(&cases, &case_reports, &golden, judge.is_some());
     let (gated, ok) = gate(&metrics_list, &setup.thresholds);

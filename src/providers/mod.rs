@@ -35,11 +35,10 @@ pub use openai::OpenAiClient;
 pub fn http_config(env: &Env) -> anyhow::Result<HttpConfig> {
     let mut config = HttpConfig::default();
     if let Some(v) = env.get("INQUIRY_MODEL_TIMEOUT_S") {
-        let secs: f64 = v
-            .parse()
-            .ok()
-            .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
-            .with_context(|| format!("INQUIRY_MODEL_TIMEOUT_S={v}: expected a number of seconds above 0 and at most 86400 (a day)"))?;
+        let secs: f64 =
+            v.parse().ok().filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 86_400.0).with_context(|| {
+                format!("INQUIRY_MODEL_TIMEOUT_S={v}: expected a number of seconds above 0 and at most 86400 (a day)")
+            })?;
         config.timeout = Duration::from_secs_f64(secs);
     }
     if let Some(v) = env.get("INQUIRY_MODEL_MAX_ATTEMPTS") {

@@ -14,7 +14,11 @@ fn repo(args: &[&str]) -> (Option<i32>, String, String) {
         .env_remove("GITHUB_STEP_SUMMARY")
         .output()
         .unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -26,8 +30,18 @@ fn ad_hoc_runs_go_to_a_git_ignored_run_directory_with_a_latest_pointer() {
             .arg(dir.path())
             .args(args)
             .args(["--data", root().join("data").to_str().unwrap(), "--cases", root().join("cases").to_str().unwrap()])
-            .args(["--golden", root().join("golden/golden.yaml").to_str().unwrap(), "--fixtures", root().join("fixtures").to_str().unwrap()])
-            .args(["--thresholds", root().join("thresholds.json").to_str().unwrap(), "--retrieval-thresholds", root().join("retrieval.thresholds.json").to_str().unwrap()])
+            .args([
+                "--golden",
+                root().join("golden/golden.yaml").to_str().unwrap(),
+                "--fixtures",
+                root().join("fixtures").to_str().unwrap(),
+            ])
+            .args([
+                "--thresholds",
+                root().join("thresholds.json").to_str().unwrap(),
+                "--retrieval-thresholds",
+                root().join("retrieval.thresholds.json").to_str().unwrap(),
+            ])
             .output()
             .unwrap()
     };
@@ -59,7 +73,16 @@ fn the_console_summary_names_each_failing_case_with_its_first_failure() {
 #[test]
 fn repeat_output_has_pass_at_k_pass_hat_k_one_reply_per_wording_and_well_formed_lists() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, _, err) = repo(&["eval", "--case", "deposit-instalments", "--repeat", "3", "--out", dir.path().to_str().unwrap(), "--no-cache"]);
+    let (code, _, err) = repo(&[
+        "eval",
+        "--case",
+        "deposit-instalments",
+        "--repeat",
+        "3",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--no-cache",
+    ]);
     assert!(matches!(code, Some(0) | Some(1)), "{err}");
     let md = std::fs::read_to_string(dir.path().join("eval/report.md")).unwrap();
     assert!(md.contains("| case | runs | passed | pass@1 | pass^1 | pass@2 | pass^2 | pass@3 | pass^3 |"), "{md}");
@@ -81,7 +104,10 @@ fn case_messages_name_the_language_list_tags_and_hide_rust_type_names() {
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = repo(&["eval", "--tag", "nosuchtag", "--out", dir.path().to_str().unwrap()]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("--tag nosuchtag: no case has this tag") && err.contains("fact") && err.contains("search"), "{err}");
+    assert!(
+        err.contains("--tag nosuchtag: no case has this tag") && err.contains("fact") && err.contains("search"),
+        "{err}"
+    );
     let t = dir.path().join("t.json");
     std::fs::write(&t, r#"{"case_pass_rate": 0.9}"#).unwrap();
     let (code, _, err) = repo(&["eval", "--thresholds", t.to_str().unwrap(), "--out", dir.path().to_str().unwrap()]);
@@ -109,7 +135,12 @@ fn a_listing_id_without_its_hyphen_gets_a_suggestion() {
 #[test]
 fn a_missing_thresholds_file_hints_at_dash_c() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_inquiry")).args(["eval"]).current_dir(dir.path()).env_remove("INQUIRY_HOME").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_inquiry"))
+        .args(["eval"])
+        .current_dir(dir.path())
+        .env_remove("INQUIRY_HOME")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("thresholds.json") && err.contains("-C DIR"), "{err}");
@@ -129,17 +160,34 @@ fn suites_in_other_shapes_load_jsonl_camel_case_and_plain_string_items() {
         ),
     )
     .unwrap();
-    let (code, out, err) =
-        repo(&["eval", "--cases", suite.to_str().unwrap(), "--out", dir.path().to_str().unwrap(), "--json", "--no-cache"]);
+    let (code, out, err) = repo(&[
+        "eval",
+        "--cases",
+        suite.to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--json",
+        "--no-cache",
+    ]);
     assert!(matches!(code, Some(0) | Some(1)), "{err}");
     let report: Value = serde_json::from_str(&out).unwrap();
-    let status = |id: &str| report["cases"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap()["status"].clone();
+    let status =
+        |id: &str| report["cases"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap()["status"].clone();
     assert_eq!(status("plain-heating"), "unmeasured", "plain-string items are for the LLM judge");
     assert_eq!(status("patterned-heating"), "pass");
     // A golden set given as JSON loads too.
     let golden = dir.path().join("golden.json");
     std::fs::write(&golden, r#"{"answerable": [{"id": "heating", "lang": "en", "question": "Is heating included in the utilities?", "listing": "HH-1001", "expected": ["HH-1001#s5"]}], "unanswerable": [{"id": "gym", "lang": "en", "question": "Is there a gym nearby?"}]}"#).unwrap();
-    let (code, _, err) = repo(&["eval", "--case", "heating-hh-1001", "--golden", golden.to_str().unwrap(), "--out", dir.path().to_str().unwrap(), "--no-cache"]);
+    let (code, _, err) = repo(&[
+        "eval",
+        "--case",
+        "heating-hh-1001",
+        "--golden",
+        golden.to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--no-cache",
+    ]);
     assert!(matches!(code, Some(0) | Some(1)), "{err}");
 }
 

@@ -12,7 +12,11 @@ fn run(args: &[&str], dir: &std::path::Path) -> (Option<i32>, String, String) {
         .env_remove("GITHUB_STEP_SUMMARY")
         .output()
         .unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn repo(args: &[&str]) -> (Option<i32>, String, String) {
@@ -47,13 +51,22 @@ fn item_2_clean_up_never_deletes_files_it_did_not_write() {
     std::fs::create_dir(dir.path().join("data")).unwrap();
     std::fs::write(dir.path().join("data/listings.json"), "[]").unwrap();
     std::fs::write(dir.path().join("data/notes.json"), "{}").unwrap();
-    let (code, _, err) =
-        repo(&["eval", "--case", "heating-hh-1001", "--out", dir.path().to_str().unwrap(), "--name", "data", "--no-cache"]);
+    let (code, _, err) = repo(&[
+        "eval",
+        "--case",
+        "heating-hh-1001",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--name",
+        "data",
+        "--no-cache",
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("holds files this tool did not write") && err.contains("listings.json"), "{err}");
     assert!(dir.path().join("data/listings.json").exists() && dir.path().join("data/notes.json").exists());
     // fixtures/injection is the catalogue of an overlay, not a report set.
-    let (code, _, err) = repo(&["eval", "--case", "heating-hh-1001", "--out", "fixtures", "--name", "injection", "--no-cache"]);
+    let (code, _, err) =
+        repo(&["eval", "--case", "heating-hh-1001", "--out", "fixtures", "--name", "injection", "--no-cache"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(root().join("fixtures/injection/listings.json").exists());
 }
@@ -95,28 +108,35 @@ fn item_3_a_late_failure_leaves_the_old_report_set_whole() {
 fn item_5_yaml_aliases_cannot_multiply_a_small_file() {
     let dir = tempfile::tempdir().unwrap();
     let patterns: Vec<String> = (0..1000).map(|i| format!("'p{i}'")).collect();
-    let mut text = format!("- id: a\n{CASE_TAIL}  must:\n    - &big {{text: x, patterns: [{}]}}\n", patterns.join(", "));
+    let mut text =
+        format!("- id: a\n{CASE_TAIL}  must:\n    - &big {{text: x, patterns: [{}]}}\n", patterns.join(", "));
     for i in 0..1000 {
         text.push_str(&format!("- id: b{i}\n{CASE_TAIL}  must: [*big]\n"));
     }
     let cases = case_file(dir.path(), &text);
     let started = std::time::Instant::now();
-    let (code, _, err) = repo(&["eval", "--cases", &cases, "--case", "a", "--out", dir.path().to_str().unwrap(), "--no-cache"]);
+    let (code, _, err) =
+        repo(&["eval", "--cases", &cases, "--case", "a", "--out", dir.path().to_str().unwrap(), "--no-cache"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("YAML aliases"), "{err}");
     // Not a timing test: the limit is checked before anything expands.
     let _ = started;
     // Under the alias cap, repeats of one list are compiled once and load.
-    let mut text = format!("- id: a\n{CASE_TAIL}  must:\n    - &big {{text: x, patterns: [{}]}}\n", patterns.join(", "));
+    let mut text =
+        format!("- id: a\n{CASE_TAIL}  must:\n    - &big {{text: x, patterns: [{}]}}\n", patterns.join(", "));
     for i in 0..100 {
         text.push_str(&format!("- id: b{i}\n{CASE_TAIL}  must: [*big]\n"));
     }
     let cases = case_file(dir.path(), &text);
-    let (code, _, err) = repo(&["eval", "--cases", &cases, "--case", "a", "--out", dir.path().to_str().unwrap(), "--no-cache"]);
+    let (code, _, err) =
+        repo(&["eval", "--cases", &cases, "--case", "a", "--out", dir.path().to_str().unwrap(), "--no-cache"]);
     assert!(matches!(code, Some(0) | Some(1)), "{err}");
     // Distinct patterns are capped.
     let many: Vec<String> = (0..5001).map(|i| format!("'q{i}'")).collect();
-    let cases = case_file(dir.path(), &format!("- id: a\n{CASE_TAIL}  must:\n    - {{text: x, patterns: [{}]}}\n", many.join(", ")));
+    let cases = case_file(
+        dir.path(),
+        &format!("- id: a\n{CASE_TAIL}  must:\n    - {{text: x, patterns: [{}]}}\n", many.join(", ")),
+    );
     let (code, _, err) = repo(&["eval", "--cases", &cases, "--out", dir.path().to_str().unwrap(), "--no-cache"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("more than 5000 distinct match patterns"), "{err}");
@@ -150,14 +170,29 @@ fn item_8_a_broken_fixture_catalogue_reports_its_own_error() {
     let fixtures = tempfile::tempdir().unwrap();
     std::fs::create_dir(fixtures.path().join("injection")).unwrap();
     std::fs::write(fixtures.path().join("injection/listings.json"), "[{").unwrap();
-    let (code, _, err) = repo(&["eval", "--fixtures", fixtures.path().to_str().unwrap(), "--out", fixtures.path().to_str().unwrap(), "--no-cache"]);
+    let (code, _, err) = repo(&[
+        "eval",
+        "--fixtures",
+        fixtures.path().to_str().unwrap(),
+        "--out",
+        fixtures.path().to_str().unwrap(),
+        "--no-cache",
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("injection/listings.json") && err.contains("invalid JSON"), "{err}");
     assert!(!err.contains("unknown listing id"), "{err}");
     // An overlay id that the main catalogue has is the overlay's error too.
-    let dup = std::fs::read_to_string(root().join("fixtures/injection/listings.json")).unwrap().replace("HH-1099", "HH-1001");
+    let dup =
+        std::fs::read_to_string(root().join("fixtures/injection/listings.json")).unwrap().replace("HH-1099", "HH-1001");
     std::fs::write(fixtures.path().join("injection/listings.json"), dup).unwrap();
-    let (code, _, err) = repo(&["eval", "--fixtures", fixtures.path().to_str().unwrap(), "--out", fixtures.path().to_str().unwrap(), "--no-cache"]);
+    let (code, _, err) = repo(&[
+        "eval",
+        "--fixtures",
+        fixtures.path().to_str().unwrap(),
+        "--out",
+        fixtures.path().to_str().unwrap(),
+        "--no-cache",
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("HH-1001") && err.contains("already has"), "{err}");
 }
@@ -166,7 +201,8 @@ fn item_8_a_broken_fixture_catalogue_reports_its_own_error() {
 fn item_9_a_repeated_key_is_an_error_in_listings_and_tool_arguments() {
     let cat = temp_catalogue();
     let file = cat.path().join("listings.json");
-    let text = std::fs::read_to_string(&file).unwrap().replacen("\"price\": 1650,", "\"price\": 1650, \"price\": 9999,", 1);
+    let text =
+        std::fs::read_to_string(&file).unwrap().replacen("\"price\": 1650,", "\"price\": 1650, \"price\": 9999,", 1);
     std::fs::write(&file, text).unwrap();
     let (code, _, err) = repo(&["check", "--data", cat.path().to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
@@ -207,8 +243,16 @@ fn item_11_null_is_not_a_string() {
 #[test]
 fn item_12_a_named_file_that_is_missing_is_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, _, err) =
-        repo(&["eval", "--case", "heating-hh-1001", "--prices", "pricse.json", "--out", dir.path().to_str().unwrap(), "--no-cache"]);
+    let (code, _, err) = repo(&[
+        "eval",
+        "--case",
+        "heating-hh-1001",
+        "--prices",
+        "pricse.json",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--no-cache",
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--prices pricse.json: no such file"), "{err}");
 }
@@ -249,10 +293,17 @@ fn openai_client(url: &str, key: &str) -> std::sync::Arc<dyn inquiry::agent::mod
     inquiry::providers::client_from_spec("openai:m", &env).unwrap().unwrap()
 }
 
-async fn ask_once(client: &dyn inquiry::agent::model::ModelClient) -> Result<inquiry::agent::model::ModelResponse, inquiry::agent::model::ModelError> {
+async fn ask_once(
+    client: &dyn inquiry::agent::model::ModelClient,
+) -> Result<inquiry::agent::model::ModelResponse, inquiry::agent::model::ModelError> {
     let messages = [inquiry::agent::model::Message::User { text: "hi".into() }];
     client
-        .complete(inquiry::agent::model::ModelRequest { system: "s", messages: &messages, tools: &[], max_output_tokens: 10 })
+        .complete(inquiry::agent::model::ModelRequest {
+            system: "s",
+            messages: &messages,
+            tools: &[],
+            max_output_tokens: 10,
+        })
         .await
 }
 
@@ -264,7 +315,10 @@ async fn item_4_a_key_cut_by_the_error_excerpt_is_still_redacted() {
     // The key starts at character 290 of the message: a 300-character excerpt cuts it.
     let message = format!("{}{KEY} is not valid", "x".repeat(290));
     Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(401).set_body_json(serde_json::json!({"error": {"message": message, "type": "invalid_request_error"}})))
+        .respond_with(
+            ResponseTemplate::new(401)
+                .set_body_json(serde_json::json!({"error": {"message": message, "type": "invalid_request_error"}})),
+        )
         .mount(&server)
         .await;
     let err = ask_once(openai_client(&format!("{}/v1", server.uri()), KEY).as_ref()).await.unwrap_err().to_string();
@@ -283,13 +337,18 @@ async fn item_14_a_huge_provider_body_is_refused_and_a_runaway_reply_is_not_an_a
     let err = ask_once(openai_client(&format!("{}/v1", server.uri()), "k").as_ref()).await.unwrap_err().to_string();
     assert!(err.contains("at most 8388608") || err.contains("larger than 8388608"), "{err}");
 
-    let model = std::sync::Arc::new(inquiry::agent::model::ScriptedModel::new([inquiry::agent::model::ScriptStep::Respond(
-        inquiry::agent::model::ModelResponse::text("a".repeat(25_000)),
-    )]));
-    let connected = inquiry::app::ConnectedAgent::connect(model, crate::support::toolbox(), Default::default()).await.unwrap();
+    let model =
+        std::sync::Arc::new(inquiry::agent::model::ScriptedModel::new([inquiry::agent::model::ScriptStep::Respond(
+            inquiry::agent::model::ModelResponse::text("a".repeat(25_000)),
+        )]));
+    let connected =
+        inquiry::app::ConnectedAgent::connect(model, crate::support::toolbox(), Default::default()).await.unwrap();
     let result = connected.agent.run("Is heating included in HH-1001?", &[]).await.unwrap();
     connected.close().await;
-    assert_eq!(result.outcome, inquiry::agent::Outcome::ForcedHandoff { cause: inquiry::agent::ForcedCause::Truncated });
+    assert_eq!(
+        result.outcome,
+        inquiry::agent::Outcome::ForcedHandoff { cause: inquiry::agent::ForcedCause::Truncated }
+    );
     assert!(result.error.unwrap().contains("at most 20000"));
 }
 

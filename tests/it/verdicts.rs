@@ -67,7 +67,8 @@ fn defect_1_eval_shows_judge_correctness_unmeasured_when_nothing_could_be_graded
         "- id: plain-heating\n  lang: en\n  inquiry: \"Is heating included in the utilities for HH-1001?\"\n  listings: [HH-1001]\n  must:\n    - text: \"Heating is included\"\n",
     )
     .unwrap();
-    let out = inquiry(&["eval", "--cases", cases.to_str().unwrap(), "--out", dir.path().to_str().unwrap(), "--no-cache"]);
+    let out =
+        inquiry(&["eval", "--cases", cases.to_str().unwrap(), "--out", dir.path().to_str().unwrap(), "--no-cache"]);
     let (_, err) = texts(&out);
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("eval/report.json")).unwrap()).unwrap();
@@ -101,11 +102,18 @@ fn defect_2_questions_and_negated_clauses_do_not_count_as_conveyed() {
     assert_eq!(grade(&c, "Is heating included? The utilities are 240 EUR [HH-1001].")[..2], [false, true]);
     assert_eq!(grade(&c, "Heating is not included in the 240 EUR utilities [HH-1001].")[..2], [false, false]);
     assert_eq!(grade(&c, "Heating is not included, but the utilities are 240 EUR [HH-1001].")[..2], [false, true]);
-    assert_eq!(grade(&c, "Die Heizung ist nicht inbegriffen; heating included ist falsch.")[0], true, "quote-free text still counts");
+    assert_eq!(
+        grade(&c, "Die Heizung ist nicht inbegriffen; heating included ist falsch.")[0],
+        true,
+        "quote-free text still counts"
+    );
     // A must_not statement in the same clause overrides the must hit.
     assert_eq!(grade(&c, "Free heating included, and the utilities are 240 EUR [HH-1001]."), [false, true, false]);
     // A negated must_not statement is not made.
-    assert_eq!(grade(&c, "It doesn't come with free heating: heating is included in the 240 EUR [HH-1001#s5].")[2], true);
+    assert_eq!(
+        grade(&c, "It doesn't come with free heating: heating is included in the 240 EUR [HH-1001#s5].")[2],
+        true
+    );
 }
 
 fn evidence(user: &str, tool: Value) -> Evidence {
@@ -162,7 +170,8 @@ fn defect_4_an_unreachable_model_is_exit_2_not_a_worse_agent() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("every agent call failed (12 runs)"), "{err}");
     assert!(err.contains("UNMEASURED") && !err.contains("FAIL"), "not reported as a worse agent: {err}");
-    let report: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("eval/report.json")).unwrap()).unwrap();
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("eval/report.json")).unwrap()).unwrap();
     for name in ["case_pass_rate", "handoff_precision", "handoff_recall"] {
         let m = report["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap();
         assert!(m["value"].is_null(), "{name} computed from fallback tickets: {m:#}");
@@ -172,7 +181,10 @@ fn defect_4_an_unreachable_model_is_exit_2_not_a_worse_agent() {
     assert!(!xml.contains("<failure"), "{xml}");
 
     // ask: exit 2, and the fallback reply is not shown as an answer.
-    let (code, stdout, err) = bin(&["ask", "Is heating included in HH-1001?", "--model", "openai:foo", "--no-cache"], &[("OPENAI_BASE_URL", &url)]);
+    let (code, stdout, err) = bin(
+        &["ask", "Is heating included in HH-1001?", "--model", "openai:foo", "--no-cache"],
+        &[("OPENAI_BASE_URL", &url)],
+    );
     assert_eq!(code, Some(2), "{err}");
     assert!(stdout.is_empty(), "{stdout}");
     assert!(err.contains("could not answer"), "{err}");
@@ -188,7 +200,17 @@ fn defect_4_an_unreachable_judge_is_exit_2_not_every_case_failed() {
     let dir = tempfile::tempdir().unwrap();
     let url = closed_port();
     let (code, _, err) = bin(
-        &["eval", "--subset", "--judge", "llm", "--judge-model", "openai:judge", "--out", dir.path().to_str().unwrap(), "--no-cache"],
+        &[
+            "eval",
+            "--subset",
+            "--judge",
+            "llm",
+            "--judge-model",
+            "openai:judge",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--no-cache",
+        ],
         &[("OPENAI_BASE_URL", &url)],
     );
     assert_eq!(code, Some(2), "{err}");
@@ -214,7 +236,8 @@ fn judge_check_runs_offline_on_the_committed_labels() {
     // A bound it misses is exit 1.
     let t = dir.path().join("t.json");
     std::fs::write(&t, r#"{"judge_kappa": {"min": 0.99}}"#).unwrap();
-    let (code, _, err) = bin(&["judge-check", "--thresholds", t.to_str().unwrap(), "--out", dir.path().to_str().unwrap()], &[]);
+    let (code, _, err) =
+        bin(&["judge-check", "--thresholds", t.to_str().unwrap(), "--out", dir.path().to_str().unwrap()], &[]);
     assert_eq!(code, Some(1), "{err}");
 }
 
@@ -266,14 +289,29 @@ fn judge_check_llm_path_goes_through_the_provider() {
     let out = tempfile::tempdir().unwrap();
     let url = format!("{}/v1", server.uri());
     let (code, stdout, err) = bin(
-        &["judge-check", "--judge", "llm", "--judge-model", "openai:judge", "--labels", labels.path().to_str().unwrap(), "--json", "--out", out.path().to_str().unwrap()],
+        &[
+            "judge-check",
+            "--judge",
+            "llm",
+            "--judge-model",
+            "openai:judge",
+            "--labels",
+            labels.path().to_str().unwrap(),
+            "--json",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
         &[("OPENAI_BASE_URL", &url)],
     );
     assert_eq!(code, Some(0), "{err}");
     let r: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(r["judge"], "llm:openai:judge");
     let all = &r["agreement"][1];
-    assert_eq!((all["replies_graded"].as_u64(), all["false_passes"].as_u64(), all["wrong_replies"].as_u64()), (Some(2), Some(1), Some(1)), "{all:#}");
+    assert_eq!(
+        (all["replies_graded"].as_u64(), all["false_passes"].as_u64(), all["wrong_replies"].as_u64()),
+        (Some(2), Some(1), Some(1)),
+        "{all:#}"
+    );
     assert_eq!(r["disagreements"].as_array().unwrap().len(), 2, "must 1 and must_not 1 of the wrong reply");
     let requests = rt.block_on(server.received_requests()).unwrap();
     assert_eq!(requests.len(), 2, "one judge call per label");
@@ -282,20 +320,37 @@ fn judge_check_llm_path_goes_through_the_provider() {
 #[test]
 fn malformed_label_files_name_the_file_line_and_field() {
     let kinds: Vec<(String, Vec<&str>)> = vec![
-        (TWO_LABELS.replace("conveyed: [false, true]", "conveyed: [false]"), vec!["dev.yaml", "line 11", "label `wrong`, field `conveyed`", "2 must items"]),
-        (TWO_LABELS.replace("case: heating-hh-1001\n  kind: wrong", "case: nope\n  kind: wrong"), vec!["dev.yaml", "line 11", "field `case`", "unknown case `nope`"]),
-        (TWO_LABELS.replace("kind: wrong", "kind: correct"), vec!["dev.yaml", "line 11", "field `kind`", "the verdicts say the reply is wrong"]),
+        (
+            TWO_LABELS.replace("conveyed: [false, true]", "conveyed: [false]"),
+            vec!["dev.yaml", "line 11", "label `wrong`, field `conveyed`", "2 must items"],
+        ),
+        (
+            TWO_LABELS.replace("case: heating-hh-1001\n  kind: wrong", "case: nope\n  kind: wrong"),
+            vec!["dev.yaml", "line 11", "field `case`", "unknown case `nope`"],
+        ),
+        (
+            TWO_LABELS.replace("kind: wrong", "kind: correct"),
+            vec!["dev.yaml", "line 11", "field `kind`", "the verdicts say the reply is wrong"],
+        ),
         (TWO_LABELS.replace("- id: wrong", "- id: right"), vec!["dev.yaml", "line 11", "duplicate id"]),
-        (TWO_LABELS.replace("style: subtle", "style: subtle\n  verdict: x"), vec!["dev.yaml", "unknown field `verdict`", "line 15"]),
+        (
+            TWO_LABELS.replace("style: subtle", "style: subtle\n  verdict: x"),
+            vec!["dev.yaml", "unknown field `verdict`", "line 15"],
+        ),
         (TWO_LABELS.replace("- tool: get_listing\n      arguments: {id: HH-1001}\n\"#", ""), vec![]),
-        (TWO_LABELS.replacen("tool: get_listing", "tool: get_listings", 1), vec!["dev.yaml", "line 1", "field `evidence`", "unknown tool `get_listings`"]),
+        (
+            TWO_LABELS.replacen("tool: get_listing", "tool: get_listings", 1),
+            vec!["dev.yaml", "line 1", "field `evidence`", "unknown tool `get_listings`"],
+        ),
         (TWO_LABELS.replacen("reply: \"Yes", "reply: ~\n  x: \"Yes", 1), vec!["dev.yaml"]),
     ];
     for (text, needles) in kinds.into_iter().filter(|(_, n)| !n.is_empty()) {
         let labels = labels_dir(&text);
         let out = tempfile::tempdir().unwrap();
-        let (code, _, err) =
-            bin(&["judge-check", "--labels", labels.path().to_str().unwrap(), "--out", out.path().to_str().unwrap()], &[]);
+        let (code, _, err) = bin(
+            &["judge-check", "--labels", labels.path().to_str().unwrap(), "--out", out.path().to_str().unwrap()],
+            &[],
+        );
         assert_eq!(code, Some(2), "{text}\n{err}");
         for n in needles {
             assert!(err.contains(n), "expected {n:?} in: {err}");

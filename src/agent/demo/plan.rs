@@ -3,9 +3,9 @@
 
 use serde_json::{json, Value};
 
+use super::compose::*;
 use super::conversation::Conversation;
 use super::intents::*;
-use super::compose::*;
 use crate::golden::Lang;
 use crate::handoff::HandoffReason;
 
