@@ -118,6 +118,19 @@ pub fn model_client(spec: &str) -> anyhow::Result<Arc<dyn ModelClient>> {
 /// # Errors
 /// An unknown provider, or a provider whose settings are missing (e.g. no key).
 pub fn model_client_with(spec: &str, base_url: Option<&str>) -> anyhow::Result<Arc<dyn ModelClient>> {
+    model_client_cached(spec, base_url, crate::providers::CacheSettings::off())
+}
+
+/// Like [`model_client_with`], with every provider call going through the
+/// response cache `cache` (the demo model needs none and ignores it).
+///
+/// # Errors
+/// An unknown provider, or a provider whose settings are missing (e.g. no key).
+pub fn model_client_cached(
+    spec: &str,
+    base_url: Option<&str>,
+    cache: crate::providers::CacheSettings,
+) -> anyhow::Result<Arc<dyn ModelClient>> {
     match spec {
         "demo" => Ok(Arc::new(crate::agent::demo::DemoModel)),
         other if other.starts_with("anthropic:") || other.starts_with("openai:") => {
@@ -126,7 +139,7 @@ pub fn model_client_with(spec: &str, base_url: Option<&str>) -> anyhow::Result<A
                 let name = if other.starts_with("anthropic:") { "ANTHROPIC_BASE_URL" } else { "OPENAI_BASE_URL" };
                 env = env.with(name, url);
             }
-            crate::providers::client_from_spec(other, &env)
+            crate::providers::client_from_spec_cached(other, &env, cache)
                 .unwrap_or_else(|| Err(anyhow::anyhow!("unknown model provider in `{other}`")))
         }
         other => anyhow::bail!("unknown model `{other}`; expected demo, anthropic:<model-id> or openai:<model-id>"),

@@ -24,7 +24,9 @@ use serde::{Deserialize, Serialize};
 use crate::catalogue::Catalogue;
 
 /// Language of a question or case.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// English (the default).
@@ -45,7 +47,7 @@ impl Lang {
 }
 
 /// A question with at least one chunk that answers it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Answerable {
     /// Unique id.
@@ -66,7 +68,7 @@ pub struct Answerable {
 }
 
 /// A question the catalogue cannot answer: retrieval must return `found: false`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Unanswerable {
     /// Unique id.
@@ -81,7 +83,7 @@ pub struct Unanswerable {
 }
 
 /// A loaded, validated golden set.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GoldenSet {
     /// Answerable questions.

@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod app;
+pub mod cache;
 pub mod calibrate;
 pub mod catalogue;
 pub mod chunk;

@@ -50,7 +50,7 @@ pub fn citations(reply: &str) -> Vec<String> {
 }
 
 /// What a run's tools returned and the user wrote: the only sources a reply may use.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Evidence {
     /// Listing and chunk ids returned by tools.
     pub ids: BTreeSet<String>,
@@ -98,7 +98,7 @@ impl Evidence {
 }
 
 /// One failed check.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "guard", rename_all = "snake_case")]
 pub enum Violation {
     /// A cited id that no tool returned in this run.

@@ -56,7 +56,7 @@ pub trait AgentRunner: Send + Sync {
 }
 
 /// Run limits (SPEC §6 defaults).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Limits {
     /// Most model calls per run.
     pub max_model_calls: u32,
@@ -83,7 +83,7 @@ impl Default for Limits {
 }
 
 /// One earlier exchange given as context.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HistoryTurn {
     /// What the customer wrote then (its figures count as evidence).
@@ -100,7 +100,7 @@ pub const MAX_REPLY_CHARS: usize = 20_000;
 pub const MAX_HISTORY: usize = 5;
 
 /// Why a run ended in a forced hand-off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ForcedCause {
     /// A draft failed the guards twice.
@@ -138,7 +138,7 @@ impl ForcedCause {
 }
 
 /// How a run ended. "Answered" can still include tickets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Outcome {
     /// A checked reply was produced.
@@ -151,7 +151,7 @@ pub enum Outcome {
 }
 
 /// One tool call of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TraceEntry {
     /// 1-based model call that requested it (0 for the code's forced hand-off).
     pub model_call: u32,
@@ -167,8 +167,27 @@ pub struct TraceEntry {
     pub duration_ms: u64,
 }
 
+/// One model call of a run, for auditing a report against the response cache.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ModelExchange {
+    /// 1-based model call.
+    pub model_call: u32,
+    /// Why the model stopped; `None` when the call failed.
+    pub stop: Option<StopReason>,
+    /// Tokens of this call.
+    pub usage: Usage,
+    /// Wall time of the call as this run saw it (ms; near 0 for a cache hit).
+    pub latency_ms: u64,
+    /// Response-cache key, when a cache was used.
+    pub cache_key: Option<String>,
+    /// Answered from the response cache.
+    pub from_cache: bool,
+    /// The error, when the call failed.
+    pub error: Option<String>,
+}
+
 /// A draft that failed the guards.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GuardEvent {
     /// Model call that produced the draft.
     pub model_call: u32,
@@ -181,7 +200,7 @@ pub struct GuardEvent {
 }
 
 /// Everything a run produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RunResult {
     /// The reply shown to the customer (checked, or the fixed hand-off text).
     pub reply: String,
@@ -207,6 +226,9 @@ pub struct RunResult {
     pub error: Option<String>,
     /// What the reply could draw on (ids and numbers), for eval's checks.
     pub evidence: Evidence,
+    /// Every model call, in order.
+    #[serde(default)]
+    pub exchanges: Vec<ModelExchange>,
 }
 
 /// The reply of every forced hand-off, in both languages because the cause may
@@ -298,8 +320,27 @@ impl Agent {
                 messages: &run.messages,
                 tools: &tools,
                 max_output_tokens: self.limits.max_output_tokens,
+                sample: 0,
             };
+            let call_started = Instant::now();
             let answer = tokio::time::timeout(self.limits.model_timeout, self.model.complete(request)).await;
+            run.exchanges.push(ModelExchange {
+                model_call: run.model_calls,
+                stop: answer.as_ref().ok().and_then(|r| r.as_ref().ok()).map(|r| r.stop),
+                usage: answer.as_ref().ok().and_then(|r| r.as_ref().ok()).map(|r| r.usage).unwrap_or_default(),
+                latency_ms: call_started.elapsed().as_millis() as u64,
+                cache_key: match &answer {
+                    Ok(Ok(r)) => r.cache.as_ref().map(|c| c.key.clone()),
+                    Ok(Err(ModelError::CacheMiss(key))) => Some(key.clone()),
+                    _ => None,
+                },
+                from_cache: matches!(&answer, Ok(Ok(r)) if r.cache.as_ref().is_some_and(|c| c.hit)),
+                error: match &answer {
+                    Ok(Err(e)) => Some(e.to_string()),
+                    Err(_) => Some(format!("timed out after {} ms", self.limits.model_timeout.as_millis())),
+                    Ok(Ok(_)) => None,
+                },
+            });
             let outcome_timeout_ms = match &answer {
                 Ok(Err(ModelError::Timeout(ms))) => Some(*ms),
                 _ => None,
@@ -315,7 +356,7 @@ impl Agent {
                     return Ok(self.force(run, ForcedCause::ModelTimeout, inquiry).await);
                 }
                 Ok(Err(e)) => {
-                    run.error = Some(e.to_string());
+                    run.error = Some(format!("model call {}: {e}", run.model_calls));
                     return Ok(self.force(run, ForcedCause::ModelError, inquiry).await);
                 }
                 Ok(Ok(r)) => r,
@@ -483,6 +524,7 @@ struct RunState {
     error: Option<String>,
     reply: String,
     outcome: Outcome,
+    exchanges: Vec<ModelExchange>,
 }
 
 impl RunState {
@@ -500,6 +542,7 @@ impl RunState {
             error: None,
             reply: String::new(),
             outcome: Outcome::Answered,
+            exchanges: vec![],
         }
     }
 
@@ -517,6 +560,7 @@ impl RunState {
             model: self.model,
             error: self.error,
             evidence: self.evidence,
+            exchanges: self.exchanges,
         }
     }
 }

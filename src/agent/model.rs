@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 /// A tool the model may call, as listed by the MCP server.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ToolDefinition {
     /// Tool name, e.g. `search_listings`.
     pub name: String,
@@ -22,7 +22,7 @@ pub struct ToolDefinition {
 }
 
 /// A tool call requested by the model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ToolCall {
     /// Provider-assigned id that the result refers to.
     pub id: String,
@@ -33,7 +33,7 @@ pub struct ToolCall {
 }
 
 /// The outcome of one tool call as the model sees it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ToolOutput {
     /// The call this answers.
     pub call_id: String,
@@ -46,7 +46,7 @@ pub struct ToolOutput {
 }
 
 /// One conversation message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
     /// Text from the customer (or from the harness, e.g. a repair request).
@@ -69,7 +69,7 @@ pub enum Message {
 }
 
 /// Why the model stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// Finished its turn.
@@ -83,7 +83,7 @@ pub enum StopReason {
 }
 
 /// Token usage of one call or a whole run (tokens).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Usage {
     /// Input tokens billed at the normal rate.
     pub input: u64,
@@ -121,10 +121,14 @@ pub struct ModelRequest<'a> {
     pub tools: &'a [ToolDefinition],
     /// Output token limit for this call.
     pub max_output_tokens: u32,
+    /// Sample index (the 0-based repeat of an eval case). It is not sent to
+    /// the provider; it is part of the response-cache key so that repeats are
+    /// independent samples, not one answer replayed N times.
+    pub sample: u32,
 }
 
 /// What the model answered.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ModelResponse {
     /// Text, if any.
     pub text: Option<String>,
@@ -134,17 +138,37 @@ pub struct ModelResponse {
     pub stop: StopReason,
     /// Tokens of this call.
     pub usage: Usage,
+    /// How the response cache took part, when one was used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheUse>,
+}
+
+/// How one model call used the response cache.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CacheUse {
+    /// The cache key (hex SHA-256, see `crate::cache::key`).
+    pub key: String,
+    /// Answered from the cache (true) or by the provider and then stored (false).
+    pub hit: bool,
+    /// Latency of the original provider call, for a hit (ms).
+    pub recorded_latency_ms: Option<u64>,
 }
 
 impl ModelResponse {
     /// A final text answer.
     pub fn text(text: impl Into<String>) -> Self {
-        Self { text: Some(text.into()), tool_calls: vec![], stop: StopReason::EndTurn, usage: Usage::default() }
+        Self {
+            text: Some(text.into()),
+            tool_calls: vec![],
+            stop: StopReason::EndTurn,
+            usage: Usage::default(),
+            cache: None,
+        }
     }
 
     /// A turn that calls tools.
     pub fn tools(calls: Vec<ToolCall>) -> Self {
-        Self { text: None, tool_calls: calls, stop: StopReason::ToolUse, usage: Usage::default() }
+        Self { text: None, tool_calls: calls, stop: StopReason::ToolUse, usage: Usage::default(), cache: None }
     }
 
     /// Sets the usage.
@@ -166,6 +190,9 @@ pub enum ModelError {
     /// The answer could not be understood.
     #[error("malformed model response: {0}")]
     Malformed(String),
+    /// `--cache replay` and no stored answer for this request (the key).
+    #[error("no cached response for this request (--cache replay sends nothing); cache key {0}")]
+    CacheMiss(String),
 }
 
 /// A language model with tool use.
@@ -178,6 +205,31 @@ pub trait ModelClient: Send + Sync {
     /// # Errors
     /// [`ModelError`] on timeouts, provider errors and malformed answers.
     async fn complete(&self, request: ModelRequest<'_>) -> Result<ModelResponse, ModelError>;
+}
+
+/// A model that stamps every request with one sample index (the eval wraps
+/// its model per repeat so the response cache keeps repeats apart).
+pub struct WithSample {
+    inner: std::sync::Arc<dyn ModelClient>,
+    sample: u32,
+}
+
+impl WithSample {
+    /// `inner`, called with `sample` as the request's sample index.
+    pub fn new(inner: std::sync::Arc<dyn ModelClient>, sample: u32) -> Self {
+        Self { inner, sample }
+    }
+}
+
+#[async_trait::async_trait]
+impl ModelClient for WithSample {
+    fn id(&self) -> &str {
+        self.inner.id()
+    }
+
+    async fn complete(&self, request: ModelRequest<'_>) -> Result<ModelResponse, ModelError> {
+        self.inner.complete(ModelRequest { sample: self.sample, ..request }).await
+    }
 }
 
 /// One scripted step: a response, an error, or a delay then a response.

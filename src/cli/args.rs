@@ -69,3 +69,35 @@ impl LimitArgs {
         }
     }
 }
+
+/// Response-cache flags for commands that call real model providers.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CacheArgs {
+    /// Response cache: `use` (read hits, store misses; the default), `off`,
+    /// or `replay` (no network: a call without a stored answer is exit 2).
+    /// The demo model needs no cache.
+    #[arg(long = "cache", default_value = "use", value_name = "use|off|replay",
+          value_parser = |s: &str| s.parse::<crate::cache::CacheMode>())]
+    pub mode: crate::cache::CacheMode,
+    /// Directory of the response cache (cache.sqlite).
+    #[arg(long, default_value = crate::cache::DEFAULT_CACHE_DIR, value_name = "DIR", env = "INQUIRY_CACHE_DIR")]
+    pub cache_dir: PathBuf,
+}
+
+impl CacheArgs {
+    /// Opens the cache when one of `models` is a real provider and the mode is
+    /// not `off`; the demo model alone opens nothing.
+    ///
+    /// # Errors
+    /// A cache directory that cannot be created or written, or (replay) a
+    /// missing or unreadable cache file.
+    pub fn settings(&self, models: &[&str]) -> anyhow::Result<crate::providers::CacheSettings> {
+        let real = models.iter().any(|m| m.starts_with("anthropic:") || m.starts_with("openai:"));
+        if !real || self.mode == crate::cache::CacheMode::Off {
+            return Ok(crate::providers::CacheSettings { cache: None, mode: self.mode });
+        }
+        let writable = self.mode != crate::cache::CacheMode::Replay;
+        let cache = crate::cache::ResponseCache::open(&self.cache_dir, writable)?;
+        Ok(crate::providers::CacheSettings { cache: Some(std::sync::Arc::new(cache)), mode: self.mode })
+    }
+}

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use super::args::{LimitArgs, RetrievalArgs};
+use super::args::{CacheArgs, LimitArgs, RetrievalArgs};
 use super::{decided, runtime};
 use crate::agent::render::render_run;
 use crate::agent::{ForcedCause, Outcome};
-use crate::app::{load_history, model_client_with, ConnectedAgent, Knowledge};
+use crate::app::{load_history, model_client_cached, ConnectedAgent, Knowledge};
 
 /// Arguments of `inquiry ask`.
 #[derive(Debug, clap::Args)]
@@ -41,6 +41,9 @@ pub struct AskArgs {
     /// Agent limits.
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// Response cache (real providers only).
+    #[command(flatten)]
+    pub cache: CacheArgs,
 }
 
 /// Runs the agent once and renders its result (or prints it as JSON).
@@ -55,7 +58,10 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
         Some(path) => load_history(path)?,
         None => vec![],
     };
-    let model = model_client_with(&args.model, args.base_url.as_deref())?;
+    // Check the model settings (keys, URLs) before a cache directory is created for them.
+    crate::app::model_client_with(&args.model, args.base_url.as_deref())?;
+    let cache = args.cache.settings(&[args.model.as_str()])?;
+    let model = model_client_cached(&args.model, args.base_url.as_deref(), cache)?;
     let knowledge = Knowledge::load(&args.data, None, &args.retrieval.config())?;
     let result = runtime()?.block_on(async {
         let connected = ConnectedAgent::connect(model, knowledge.toolbox(), args.limits.limits()).await?;

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use super::args::{LimitArgs, RetrievalArgs};
+use super::args::{CacheArgs, LimitArgs, RetrievalArgs};
 use super::{decided, runtime};
-use crate::app::model_client_with;
+use crate::app::{model_client_cached, model_client_with};
 use crate::eval::RunStatus;
 
 /// Arguments of `inquiry eval`.
@@ -87,6 +87,9 @@ pub struct EvalArgs {
     /// Agent limits.
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// Response cache.
+    #[command(flatten)]
+    pub cache: CacheArgs,
 }
 
 /// Progress on stderr: a bar on a terminal, plain lines otherwise.
@@ -163,14 +166,21 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
         None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
     };
-    let model = model_client_with(&args.model, args.base_url.as_deref())?;
+    let judge_spec = if args.judge == "llm" { args.judge_model.as_deref() } else { None };
+    // Check the model settings (keys, URLs) before a cache directory is created for them.
+    model_client_with(&args.model, args.base_url.as_deref())?;
+    if let Some(spec) = judge_spec {
+        model_client_with(spec, args.judge_base_url.as_deref())?;
+    }
+    let cache = args.cache.settings(&[args.model.as_str(), judge_spec.unwrap_or("")])?;
+    let model = model_client_cached(&args.model, args.base_url.as_deref(), cache.clone())?;
     let judge: Option<Arc<dyn crate::eval::judge::Judge>> = match args.judge.as_str() {
         "none" => None,
         "rules" => Some(Arc::new(crate::eval::judge::RuleJudge)),
         _ => {
             let spec =
                 args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
-            let judge_model = model_client_with(spec, args.judge_base_url.as_deref())?;
+            let judge_model = model_client_cached(spec, args.judge_base_url.as_deref(), cache.clone())?;
             Some(Arc::new(crate::eval::judge::LlmJudge::load(judge_model, &args.rubrics)?))
         }
     };
@@ -198,6 +208,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         factory,
         judge,
         &progress,
+        super::interrupt_signal(),
     ))?;
     let written = report::write_reports(&result, &dest)?;
     if let Some(path) = &args.junit {
@@ -225,6 +236,21 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     if !errors.is_empty() {
         eprintln!("warning: {} run(s) ended with an agent or provider error; first: {}", errors.len(), errors[0]);
     }
+    if let Some(inc) = &result.incomplete {
+        // The report so far is written; a re-run replays every finished call from the cache.
+        eprintln!(
+            "INCOMPLETE: {} ({} of {} runs finished; the report covers those). Run the same command again to finish: completed model calls are answered from the response cache.",
+            inc.reason, inc.runs_finished, inc.runs_planned
+        );
+        decided(130);
+        return Ok(ExitCode::from(130));
+    }
+    if cache.mode == crate::cache::CacheMode::Replay {
+        if let Some(miss) = first_replay_miss(&result) {
+            decided(2);
+            bail!("--cache replay: {miss}");
+        }
+    }
     // Nothing was learnt about the agent: an infrastructure error, exit 2.
     if let Some(cause) = result.infrastructure_failure() {
         decided(2);
@@ -242,4 +268,27 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         writeln!(out)?;
     }
     Ok(if result.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The first model call that `--cache replay` could not answer: case, run,
+/// model-call number and key.
+fn first_replay_miss(report: &crate::eval::EvalReport) -> Option<String> {
+    report.runs().find_map(|(case, run)| {
+        let agent_miss = run.result.as_ref().and_then(|result| {
+            result.exchanges.iter().find(|x| {
+                x.error.as_deref().is_some_and(|e| e.starts_with("no cached response")) && x.cache_key.is_some()
+            })
+        });
+        if let Some(miss) = agent_miss {
+            return Some(format!(
+                "case {} run {} model call {}: no cached response (key {}); record it with --cache use",
+                case.id,
+                run.attempt,
+                miss.model_call,
+                miss.cache_key.as_deref().unwrap_or("?")
+            ));
+        }
+        let judge_miss = run.judge_error.as_deref().filter(|e| e.contains("no cached response"))?;
+        Some(format!("case {} run {} judge call: {judge_miss}; record it with --cache use", case.id, run.attempt))
+    })
 }

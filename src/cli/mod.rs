@@ -18,10 +18,12 @@ use clap::{Parser, Subcommand};
 
 pub mod args;
 pub mod ask;
+pub mod cache;
 pub mod calibrate;
 pub mod check;
 pub mod eval;
 pub mod judge_check;
+pub mod rescore;
 pub mod serve_mcp;
 pub mod tool;
 
@@ -65,6 +67,11 @@ pub enum Command {
     /// Grade the hand-labelled replies (labels/) with a judge and report its
     /// agreement with the human verdicts: Cohen's κ, false passes and fails.
     JudgeCheck(judge_check::JudgeCheckArgs),
+    /// Re-grade a stored report set with the current cases, rubrics and
+    /// thresholds (no agent, no tool call) and list every changed verdict.
+    Rescore(rescore::RescoreArgs),
+    /// Look after the model-response cache: stats, clear, prune --older-than 14d.
+    Cache(cache::CacheArgs),
 }
 
 /// Parses the process arguments, runs the command and maps the result to an exit code.
@@ -119,6 +126,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Tool(args) => tool::run(args),
         Command::JudgeCheck(args) => judge_check::run(args),
+        Command::Cache(args) => cache::run(args),
+        Command::Rescore(args) => rescore::run(args),
     }
 }
 
@@ -129,6 +138,32 @@ pub(crate) fn check_out_dir(out: &std::path::Path) -> anyhow::Result<()> {
         bail!("--out {}: is a file; expected a directory for the reports", out.display());
     }
     Ok(())
+}
+
+/// Resolves on the first Ctrl-C (SIGINT) or SIGTERM, naming it; a second
+/// Ctrl-C is left to the default handler only after this returns.
+pub(crate) fn interrupt_signal() -> crate::eval::Interrupt {
+    Box::pin(async {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            match signal(SignalKind::terminate()) {
+                Ok(mut term) => tokio::select! {
+                    _ = tokio::signal::ctrl_c() => "interrupted by SIGINT (Ctrl-C)".to_owned(),
+                    _ = term.recv() => "interrupted by SIGTERM".to_owned(),
+                },
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    "interrupted by SIGINT (Ctrl-C)".to_owned()
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "interrupted by Ctrl-C".to_owned()
+        }
+    })
 }
 
 /// A multi-threaded tokio runtime for the async library calls.

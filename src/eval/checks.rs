@@ -10,7 +10,7 @@ use crate::agent::{Outcome, RunResult};
 use crate::handoff::HandoffReason;
 
 /// Results of the code checks of one run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CodeChecks {
     /// Distinct reasons of the tickets created.
     pub created: Vec<HandoffReason>,

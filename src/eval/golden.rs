@@ -7,7 +7,7 @@ use crate::golden::GoldenSet;
 use crate::retrieval::{RetrievalError, Retriever};
 
 /// An answerable question whose expected chunks were not in the top 5.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GoldenMiss {
     /// Question id.
     pub id: String,
@@ -22,7 +22,7 @@ pub struct GoldenMiss {
 }
 
 /// An unanswerable question that returned passages.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GoldenFalsePositive {
     /// Question id.
     pub id: String,
@@ -33,7 +33,7 @@ pub struct GoldenFalsePositive {
 }
 
 /// Retrieval results on the golden set.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GoldenReport {
     /// Answerable questions.
     pub answerable: usize,

@@ -192,6 +192,7 @@ pub fn label_run(label: &LoadedLabel, case: &LoadedCase, toolbox: &Toolbox) -> R
         model: "labelled".into(),
         error: None,
         evidence,
+        exchanges: vec![],
     }
 }
 

@@ -41,7 +41,7 @@ pub const METRICS: &[(&str, &str, &str)] = &[
 ];
 
 /// A measured (or unmeasured) metric.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Metric {
     /// Name from [`METRICS`].
     pub name: String,
@@ -128,7 +128,7 @@ impl Metric {
 }
 
 /// Bounds of one metric.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Bounds {
     /// The value must be at least this.
@@ -208,7 +208,7 @@ impl Thresholds {
 }
 
 /// How one metric fared against its bounds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GateStatus {
     /// Within bounds.
@@ -224,7 +224,7 @@ pub enum GateStatus {
 }
 
 /// A metric with its bounds and status.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GatedMetric {
     /// The metric.
     #[serde(flatten)]

@@ -12,9 +12,15 @@ pub mod metrics;
 pub mod prices;
 pub mod report;
 pub mod report_set;
+pub mod rescore;
 mod runner;
 
 pub use runner::{run_eval, select_cases, Known};
+
+/// An interrupt that never comes.
+pub fn never_interrupted() -> Interrupt {
+    Box::pin(std::future::pending())
+}
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -34,7 +40,7 @@ use metrics::{GatedMetric, Thresholds};
 use prices::PriceTable;
 
 /// Which cases to run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Selection {
     /// Only cases marked `subset`.
     pub subset: bool,
@@ -77,6 +83,66 @@ pub struct EvalSetup {
 /// every time; tests script a model per case).
 pub type ModelFactory = Arc<dyn Fn(&LoadedCase, usize) -> Arc<dyn ModelClient> + Send + Sync>;
 
+/// Resolves when an eval should stop early (Ctrl-C, SIGTERM), with the
+/// reason shown in the report, e.g. `interrupted by SIGINT`. Use
+/// `Box::pin(std::future::pending())` for a run that is never interrupted.
+pub type Interrupt = std::pin::Pin<Box<dyn std::future::Future<Output = String> + Send>>;
+
+/// Why a report covers only part of its runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Incomplete {
+    /// What stopped the run, e.g. `interrupted by SIGINT`.
+    pub reason: String,
+    /// Runs that finished and are in the report.
+    pub runs_finished: usize,
+    /// Runs the selection and `--repeat` asked for.
+    pub runs_planned: usize,
+    /// Cases with at least one unfinished run (a case with none finished is not in `cases`).
+    pub unfinished_cases: Vec<String>,
+}
+
+/// How many model calls a report made and how many of them were answered
+/// from the response cache (replayed) instead of by the provider.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ModelCallCount {
+    /// Agent model calls.
+    pub agent: u64,
+    /// Agent calls answered from the cache.
+    pub agent_from_cache: u64,
+    /// LLM-judge calls (0 for the rule judge).
+    pub judge: u64,
+    /// Judge calls answered from the cache.
+    pub judge_from_cache: u64,
+}
+
+impl ModelCallCount {
+    /// Counts the calls recorded in `cases`' runs.
+    pub fn of(cases: &[CaseReport]) -> Self {
+        let mut n = Self::default();
+        for run in cases.iter().flat_map(|c| &c.runs) {
+            if let Some(r) = &run.result {
+                n.agent += r.exchanges.len() as u64;
+                n.agent_from_cache += r.exchanges.iter().filter(|x| x.from_cache).count() as u64;
+            }
+            if let Some(v) = run.verdict.as_ref().filter(|v| v.judge.starts_with("llm:")) {
+                n.judge += 1;
+                n.judge_from_cache += u64::from(v.cache.as_ref().is_some_and(|c| c.hit));
+            }
+        }
+        n
+    }
+
+    /// All calls.
+    pub fn total(&self) -> u64 {
+        self.agent + self.judge
+    }
+
+    /// Calls answered from the cache.
+    pub fn from_cache(&self) -> u64 {
+        self.agent_from_cache + self.judge_from_cache
+    }
+}
+
 /// Progress callbacks (the CLI draws a bar or prints lines on stderr).
 pub trait Progress: Send + Sync {
     /// The run starts with `total` case runs.
@@ -103,7 +169,7 @@ impl Progress for Silent {
 /// (the model provider failed, the tool server was unreachable, the judge
 /// failed or cannot grade an item) is `unmeasured`: counted apart, shown
 /// apart, and left out of every pass rate and hand-off metric.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     /// Every code check and the judge passed.
@@ -116,7 +182,7 @@ pub enum RunStatus {
 }
 
 /// One run of one case.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CaseRun {
     /// 1-based attempt number (with `--repeat`).
     pub attempt: usize,
@@ -157,7 +223,7 @@ impl CaseRun {
 }
 
 /// All runs of one case.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CaseReport {
     /// Case id.
     pub id: String,
@@ -173,6 +239,10 @@ pub struct CaseReport {
     pub subset: bool,
     /// The inquiry.
     pub inquiry: String,
+    /// The texts of the case's `must` and `must_not` items when it ran
+    /// (`inquiry rescore` regrades only when they still line up).
+    #[serde(default)]
+    pub items: CaseItems,
     /// Every run.
     pub runs: Vec<CaseRun>,
     /// Passing runs / measured runs (0 when no run was measured).
@@ -190,8 +260,27 @@ pub struct CaseReport {
     pub status: CaseStatus,
 }
 
+/// The item texts of a case, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CaseItems {
+    /// `must` item texts.
+    pub must: Vec<String>,
+    /// `must_not` item texts.
+    pub must_not: Vec<String>,
+}
+
+impl CaseItems {
+    /// The item texts of a loaded case.
+    pub fn of(c: &LoadedCase) -> Self {
+        Self {
+            must: c.case.must.iter().map(|e| e.text.clone()).collect(),
+            must_not: c.case.must_not.iter().map(|e| e.text.clone()).collect(),
+        }
+    }
+}
+
 /// The status of a case over its runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CaseStatus {
     /// Every run passed.
@@ -238,6 +327,7 @@ impl CaseReport {
             critical: c.case.critical,
             subset: c.case.subset,
             inquiry: c.case.inquiry.clone(),
+            items: CaseItems::of(c),
             pass_rate: if measured == 0 { 0.0 } else { passes as f64 / measured as f64 },
             measured_runs: measured,
             flaky: status == CaseStatus::Flaky,
@@ -249,7 +339,7 @@ impl CaseReport {
 }
 
 /// Per-reason hand-off counts over all runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReasonRow {
     /// Reason.
     pub reason: HandoffReason,
@@ -266,7 +356,7 @@ pub struct ReasonRow {
 }
 
 /// Pass counts of a group of cases.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Breakdown {
     /// Measured runs in the group.
     pub runs: usize,
@@ -278,7 +368,7 @@ pub struct Breakdown {
 }
 
 /// Identity of the retrieval configuration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RetrievalInfo {
     /// Embedder model id.
     pub embedder: String,
@@ -289,7 +379,7 @@ pub struct RetrievalInfo {
 }
 
 /// The whole eval result: what reports render (they recompute nothing).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EvalReport {
     /// Schema id of this JSON shape.
     pub schema: String,
@@ -311,8 +401,15 @@ pub struct EvalReport {
     pub repeat: usize,
     /// Cases run at once.
     pub concurrency: usize,
-    /// `PASS` when every bounded metric is met, else `FAIL`.
+    /// `PASS` when every bounded metric is met, `FAIL` when one is missed,
+    /// `INCOMPLETE` when the run was interrupted (never a pass).
     pub verdict: String,
+    /// Set when the run was interrupted: the report covers the finished runs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<Incomplete>,
+    /// Model calls made, and how many were replayed from the response cache.
+    #[serde(default)]
+    pub model_calls: ModelCallCount,
     /// Metrics with bounds and status.
     pub metrics: Vec<GatedMetric>,
     /// Hand-off counts per reason.

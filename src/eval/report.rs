@@ -140,6 +140,9 @@ fn md_escape(s: &str) -> String {
 pub fn render_summary(report: &EvalReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "## {} — {}\n", report.verdict, report.name);
+    if let Some(line) = incomplete_line(report) {
+        let _ = writeln!(s, "**{line}**\n");
+    }
     let _ = writeln!(s, "| metric | value | 95% interval | threshold | status | detail |\n|---|---|---|---|---|---|");
     for m in &report.metrics {
         let _ = writeln!(
@@ -157,7 +160,33 @@ pub fn render_summary(report: &EvalReport) -> String {
     if unmeasured > 0 {
         let _ = writeln!(s, "\n{unmeasured} run(s) unmeasured (not in any rate): see the Unmeasured section.");
     }
+    let _ = writeln!(s, "\n{}", model_calls_line(report));
     s
+}
+
+/// `INCOMPLETE: … (k of n runs finished; unfinished: a, b)`, when the run was interrupted.
+pub fn incomplete_line(report: &EvalReport) -> Option<String> {
+    let inc = report.incomplete.as_ref()?;
+    let mut unfinished = inc.unfinished_cases.iter().take(10).cloned().collect::<Vec<_>>().join(", ");
+    if inc.unfinished_cases.len() > 10 {
+        unfinished.push_str(&format!(" and {} more", inc.unfinished_cases.len() - 10));
+    }
+    Some(format!(
+        "INCOMPLETE: {}; {} of {} runs finished and are reported; unfinished cases: {}",
+        inc.reason, inc.runs_finished, inc.runs_planned, unfinished
+    ))
+}
+
+/// `Model calls: 147 (agent 147, judge 0); 147 replayed from the response cache.`
+pub fn model_calls_line(report: &EvalReport) -> String {
+    let n = report.model_calls;
+    format!(
+        "Model calls: {} (agent {}, judge {}); {} replayed from the response cache.",
+        n.total(),
+        n.agent,
+        n.judge,
+        n.from_cache()
+    )
 }
 
 /// The full Markdown report.
@@ -391,6 +420,14 @@ pub fn render_junit(r: &EvalReport) -> anyhow::Result<String> {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut report = Report::new(format!("inquiry eval {}", r.name));
     let mut suite = TestSuite::new("inquiry-eval");
+    if let Some(line) = incomplete_line(r) {
+        // Its own test case, so a CI that only counts failures still sees that the run is not whole.
+        let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
+        st.set_message(line);
+        let mut tc = TestCase::new("eval-incomplete", st);
+        tc.set_classname("inquiry.run");
+        suite.add_test_case(tc);
+    }
     for c in &r.cases {
         let status = match c.status {
             CaseStatus::Pass => TestCaseStatus::success(),
@@ -457,6 +494,14 @@ pub fn render_terminal(r: &EvalReport) -> String {
     let verdict = if r.infrastructure_failure().is_some() { "UNMEASURED" } else { r.verdict.as_str() };
     let mut s =
         format!("{table}\n{verdict}{why}: {passed}/{} cases passed{unm}{runs}; {} ms\n", r.cases.len(), r.wall_ms);
+    if let Some(line) = incomplete_line(r) {
+        s.push_str(&line);
+        s.push('\n');
+    }
+    if r.model_calls.total() > 0 {
+        s.push_str(&model_calls_line(r));
+        s.push('\n');
+    }
     for c in r.cases.iter().filter(|c| !c.passed) {
         let first = c
             .runs

@@ -14,8 +14,8 @@ use super::judge::Judge;
 use super::metrics::{compute_metrics, gate};
 use super::prices::PriceTable;
 use super::{
-    Breakdown, CaseReport, CaseRun, EvalReport, EvalSetup, ModelFactory, Progress, RetrievalInfo, RunStatus,
-    REPORT_SCHEMA,
+    Breakdown, CaseReport, CaseRun, EvalReport, EvalSetup, Incomplete, Interrupt, ModelCallCount, ModelFactory,
+    Progress, RetrievalInfo, RunStatus, REPORT_SCHEMA,
 };
 use crate::agent::model::ModelClient;
 use crate::agent::{AgentRunner, ForcedCause, Limits, Outcome};
@@ -137,6 +137,7 @@ pub async fn run_eval(
     models: ModelFactory,
     judge: Option<Arc<dyn Judge>>,
     progress: &dyn Progress,
+    interrupt: Interrupt,
 ) -> anyhow::Result<EvalReport> {
     let started = Instant::now();
     let date = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
@@ -165,16 +166,36 @@ pub async fn run_eval(
         progress.done(&cases[i].case.id, run.status, run.latency_ms);
         runs[i].push(run);
     };
-    for (index, case) in cases.iter().enumerate() {
+    // The interrupt (Ctrl-C, SIGTERM) is watched on its own task so every
+    // wait below can give way to it.
+    let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(None::<String>);
+    let watcher = tokio::spawn(async move {
+        let why = interrupt.await;
+        let _ = stop_tx.send(Some(why));
+        // Keep the sender alive so receivers see the value, not a closed channel.
+        std::future::pending::<()>().await;
+    });
+    let mut interrupted: Option<String> = None;
+    'schedule: for (index, case) in cases.iter().enumerate() {
         for attempt in 1..=repeat {
             let case = case.clone();
             let k = knowledge[&case.case.fixtures].clone();
-            let model = models(&case, attempt);
+            // Each repeat is its own sample: the response cache keeps them apart.
+            let model: Arc<dyn ModelClient> = Arc::new(crate::agent::model::WithSample::new(
+                models(&case, attempt),
+                u32::try_from(attempt - 1).unwrap_or(u32::MAX),
+            ));
             let judge = judge.clone();
             let limits = setup.limits;
             let prices = setup.prices.clone();
             let runner = runner.clone();
-            let permit = semaphore.clone().acquire_owned().await?;
+            let permit = tokio::select! {
+                permit = semaphore.clone().acquire_owned() => permit?,
+                why = stop_rx.wait_for(Option::is_some) => {
+                    interrupted = why.ok().and_then(|v| v.clone());
+                    break 'schedule;
+                }
+            };
             tasks.spawn(async move {
                 let run = run_case(&case, attempt, &k, runner.as_ref(), model, judge.as_deref(), limits, &prices).await;
                 drop(permit);
@@ -186,33 +207,53 @@ pub async fn run_eval(
             }
         }
     }
-    while let Some(done) = tasks.join_next().await {
-        record(done?, &mut runs);
+    while interrupted.is_none() {
+        tokio::select! {
+            done = tasks.join_next() => match done {
+                Some(done) => record(done?, &mut runs),
+                None => break,
+            },
+            why = stop_rx.wait_for(Option::is_some) => interrupted = why.ok().and_then(|v| v.clone()),
+        }
     }
+    if interrupted.is_some() {
+        // Unfinished runs are dropped mid-call: nothing of them is graded or
+        // cached, so a re-run sends exactly their requests again.
+        tasks.abort_all();
+        while let Some(done) = tasks.join_next().await {
+            if let Ok(done) = done {
+                record(done, &mut runs);
+            }
+        }
+    }
+    watcher.abort();
     progress.finish();
 
+    let planned = cases.len() * repeat;
+    let finished: usize = runs.iter().map(Vec::len).sum();
+    let incomplete = interrupted.map(|reason| Incomplete {
+        reason,
+        runs_finished: finished,
+        runs_planned: planned,
+        unfinished_cases: cases
+            .iter()
+            .zip(&runs)
+            .filter(|(_, r)| r.len() < repeat)
+            .map(|(c, _)| c.case.id.clone())
+            .collect(),
+    });
+    // A case with no finished run is left out (listed as unfinished), never shown as passed.
+    let (cases, runs): (Vec<LoadedCase>, Vec<Vec<CaseRun>>) =
+        cases.into_iter().zip(runs).filter(|(_, r)| !r.is_empty()).unzip();
     let case_reports: Vec<CaseReport> =
         cases.iter().zip(runs).map(|(c, runs)| CaseReport::from_runs(c, runs)).collect();
-
-    let (metrics_list, reasons) = compute_metrics(&cases, &case_reports, &golden, judge.is_some());
-    let (gated, ok) = gate(&metrics_list, &setup.thresholds);
-    let mut by_tag: BTreeMap<String, Breakdown> = BTreeMap::new();
-    let mut by_lang: BTreeMap<String, Breakdown> = BTreeMap::new();
-    for r in &case_reports {
-        let passed = r.runs.iter().filter(|x| x.status == RunStatus::Pass).count();
-        let unmeasured = r.runs.len() - r.measured_runs;
-        for t in &r.tags {
-            add(by_tag.entry(t.clone()).or_default(), r.measured_runs, passed, unmeasured);
-        }
-        add(by_lang.entry(r.lang.as_str().to_owned()).or_default(), r.measured_runs, passed, unmeasured);
-    }
     let keep_rule = match main.retriever.keep_rule() {
         KeepRule::Fused { vector_z, keyword_coverage } => {
             format!("fused: vector z >= {vector_z} or keyword coverage >= {keyword_coverage}")
         }
         KeepRule::Rerank { min_score } => format!("reranker score >= {min_score}"),
     };
-    Ok(EvalReport {
+    let base = EvalReport {
         schema: REPORT_SCHEMA.into(),
         name: setup.name.clone(),
         date,
@@ -227,15 +268,58 @@ pub async fn run_eval(
         selection: setup.selection.clone(),
         repeat,
         concurrency: setup.concurrency.max(1),
-        verdict: if ok { "PASS".into() } else { "FAIL".into() },
-        metrics: gated,
-        handoffs_by_reason: reasons,
-        by_tag,
-        by_lang,
+        verdict: String::new(),
+        incomplete,
+        model_calls: ModelCallCount::default(),
+        metrics: vec![],
+        handoffs_by_reason: vec![],
+        by_tag: BTreeMap::new(),
+        by_lang: BTreeMap::new(),
         golden,
         cases: case_reports,
-        wall_ms: started.elapsed().as_millis() as u64,
-    })
+        wall_ms: 0,
+    };
+    let mut report = finish_report(base, &cases, &setup.thresholds, judge.is_some());
+    report.wall_ms = started.elapsed().as_millis() as u64;
+    Ok(report)
+}
+
+/// Fills in what is computed from a report's cases and golden results:
+/// metrics (gated by `thresholds`), hand-offs by reason, breakdowns by tag
+/// and language, model-call counts and the verdict (`INCOMPLETE` when
+/// `base.incomplete` is set). `cases` are the loaded cases in the order of
+/// `base.cases`. Used by the eval and by rescore, so both count alike.
+pub(crate) fn finish_report(
+    mut base: EvalReport,
+    cases: &[LoadedCase],
+    thresholds: &super::metrics::Thresholds,
+    judged: bool,
+) -> EvalReport {
+    let (metrics_list, reasons) = compute_metrics(cases, &base.cases, &base.golden, judged);
+    let (gated, ok) = gate(&metrics_list, thresholds);
+    let mut by_tag: BTreeMap<String, Breakdown> = BTreeMap::new();
+    let mut by_lang: BTreeMap<String, Breakdown> = BTreeMap::new();
+    for r in &base.cases {
+        let passed = r.runs.iter().filter(|x| x.status == RunStatus::Pass).count();
+        let unmeasured = r.runs.len() - r.measured_runs;
+        for t in &r.tags {
+            add(by_tag.entry(t.clone()).or_default(), r.measured_runs, passed, unmeasured);
+        }
+        add(by_lang.entry(r.lang.as_str().to_owned()).or_default(), r.measured_runs, passed, unmeasured);
+    }
+    base.verdict = if base.incomplete.is_some() {
+        "INCOMPLETE".into()
+    } else if ok {
+        "PASS".into()
+    } else {
+        "FAIL".into()
+    };
+    base.model_calls = ModelCallCount::of(&base.cases);
+    base.metrics = gated;
+    base.handoffs_by_reason = reasons;
+    base.by_tag = by_tag;
+    base.by_lang = by_lang;
+    base
 }
 
 fn add(b: &mut Breakdown, runs: usize, passed: usize, unmeasured: usize) {
@@ -276,6 +360,20 @@ async fn run_case(
         run.cost_usd = cost_usd;
         return run;
     }
+    grade_run(case, attempt, result, &model_id, judge, prices, latency_ms).await
+}
+
+/// Grades one finished agent run: the code checks, then the judge. The same
+/// function grades a fresh run and a stored one (`inquiry rescore`).
+pub(crate) async fn grade_run(
+    case: &LoadedCase,
+    attempt: usize,
+    result: crate::agent::RunResult,
+    model_id: &str,
+    judge: Option<&dyn Judge>,
+    prices: &PriceTable,
+    latency_ms: u64,
+) -> CaseRun {
     let checks = CodeChecks::run(&case.case, &result);
     let mut failures = checks.failure_lines();
     if let Some(e) = &result.error {
@@ -305,7 +403,7 @@ async fn run_case(
             failures.push(format!("{e} (the code checks failed regardless)"));
         }
     }
-    let cost_usd = prices.cost(&model_id, &result.usage);
+    let cost_usd = prices.cost(model_id, &result.usage);
     let judge_cost_usd = verdict.as_ref().and_then(|v| prices.cost(v.judge.trim_start_matches("llm:"), &v.usage));
     CaseRun {
         attempt,
@@ -324,7 +422,12 @@ async fn run_case(
     }
 }
 
-fn unmeasured_run(attempt: usize, result: Option<crate::agent::RunResult>, why: String, latency_ms: u64) -> CaseRun {
+pub(crate) fn unmeasured_run(
+    attempt: usize,
+    result: Option<crate::agent::RunResult>,
+    why: String,
+    latency_ms: u64,
+) -> CaseRun {
     CaseRun {
         attempt,
         result,

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use super::cached::{self, CacheSettings, CallSite};
 use super::http::{HttpClient, HttpConfig, Secret};
 use crate::agent::model::{Message, ModelClient, ModelError, ModelRequest, ModelResponse, StopReason, ToolCall, Usage};
 
@@ -18,7 +19,9 @@ pub struct AnthropicClient {
     id: String,
     model: String,
     url: String,
+    base_url: String,
     http: HttpClient,
+    cache: CacheSettings,
 }
 
 impl AnthropicClient {
@@ -32,8 +35,16 @@ impl AnthropicClient {
             id: format!("anthropic:{model}"),
             model: model.to_owned(),
             url: format!("{}/v1/messages", base_url.trim_end_matches('/')),
+            base_url: base_url.trim_end_matches('/').to_owned(),
             http: HttpClient::new("anthropic", Some(key), config)?,
+            cache: CacheSettings::off(),
         })
+    }
+
+    /// This client with a response cache (see [`crate::cache`]).
+    pub fn with_cache(mut self, cache: CacheSettings) -> Self {
+        self.cache = cache;
+        self
     }
 
     /// The request body for one call.
@@ -163,7 +174,7 @@ pub fn parse_response(v: &Value) -> Result<ModelResponse, ModelError> {
         cache_read: count("cache_read_input_tokens"),
         cache_write: count("cache_creation_input_tokens"),
     };
-    Ok(ModelResponse { text: (!text.is_empty()).then_some(text), tool_calls: calls, stop, usage })
+    Ok(ModelResponse { text: (!text.is_empty()).then_some(text), tool_calls: calls, stop, usage, cache: None })
 }
 
 #[async_trait::async_trait]
@@ -176,8 +187,11 @@ impl ModelClient for AnthropicClient {
         let body = self.request_body(&request);
         let key = self.http.key().map(|k| k.expose().to_owned()).unwrap_or_default();
         let headers = [("x-api-key", key), ("anthropic-version", API_VERSION.to_owned())];
-        let value = self.http.post_json(&self.url, &headers, &body).await?;
-        parse_response(&value).map_err(|e| self.http.redact_error(e))
+        let site = CallSite { provider: "anthropic", model: &self.model, base_url: &self.base_url };
+        let fetch = || self.http.post_json(&self.url, &headers, &body);
+        cached::call(&self.cache, site, &body, request.sample, fetch, parse_response)
+            .await
+            .map_err(|e| self.http.redact_error(e))
     }
 }
 
@@ -216,7 +230,8 @@ mod tests {
             ToolDefinition { name: "a".into(), description: "A".into(), input_schema: json!({"type": "object"}) },
             ToolDefinition { name: "b".into(), description: "B".into(), input_schema: json!({"type": "object"}) },
         ];
-        let request = ModelRequest { system: "sys", messages: &conversation, tools: &tools, max_output_tokens: 99 };
+        let request =
+            ModelRequest { system: "sys", messages: &conversation, tools: &tools, max_output_tokens: 99, sample: 0 };
         let body = client().request_body(&request);
         assert_eq!(client().url, "http://127.0.0.1:1/v1/messages");
         assert_eq!(body["max_tokens"], 99);
@@ -236,7 +251,7 @@ mod tests {
     #[test]
     fn no_tools_means_no_tools_field() {
         let conversation = vec![Message::User { text: "x".into() }];
-        let request = ModelRequest { system: "", messages: &conversation, tools: &[], max_output_tokens: 5 };
+        let request = ModelRequest { system: "", messages: &conversation, tools: &[], max_output_tokens: 5, sample: 0 };
         let body = client().request_body(&request);
         assert!(body.get("tools").is_none());
         assert!(body.get("system").is_none());

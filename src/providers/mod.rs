@@ -13,6 +13,7 @@
 //! | `INQUIRY_MODEL_MAX_ATTEMPTS` | attempts per call, retries included (default 3) |
 
 pub mod anthropic;
+pub mod cached;
 pub mod env;
 pub mod http;
 pub mod openai;
@@ -24,6 +25,7 @@ use anyhow::Context as _;
 
 use crate::agent::model::ModelClient;
 pub use anthropic::AnthropicClient;
+pub use cached::CacheSettings;
 pub use env::Env;
 pub use http::{redact, HttpConfig, Secret};
 pub use openai::OpenAiClient;
@@ -58,14 +60,23 @@ pub fn http_config(env: &Env) -> anyhow::Result<HttpConfig> {
 /// An empty model id, a missing `ANTHROPIC_API_KEY`, a bad base URL or
 /// timeout setting. No message contains a key.
 pub fn client_from_spec(spec: &str, env: &Env) -> Option<anyhow::Result<Arc<dyn ModelClient>>> {
+    client_from_spec_cached(spec, env, CacheSettings::off())
+}
+
+/// Like [`client_from_spec`], with every call going through `cache`.
+pub fn client_from_spec_cached(
+    spec: &str,
+    env: &Env,
+    cache: CacheSettings,
+) -> Option<anyhow::Result<Arc<dyn ModelClient>>> {
     let (provider, model) = spec.split_once(':')?;
     if !matches!(provider, "anthropic" | "openai") {
         return None;
     }
-    Some(build(provider, model.trim(), env))
+    Some(build(provider, model.trim(), env, cache))
 }
 
-fn build(provider: &str, model: &str, env: &Env) -> anyhow::Result<Arc<dyn ModelClient>> {
+fn build(provider: &str, model: &str, env: &Env, cache: CacheSettings) -> anyhow::Result<Arc<dyn ModelClient>> {
     if model.is_empty() {
         anyhow::bail!("--model {provider}: expected {provider}:<model-id>, e.g. anthropic:claude-sonnet-4-5 or openai:gpt-4.1-mini");
     }
@@ -83,7 +94,7 @@ fn build(provider: &str, model: &str, env: &Env) -> anyhow::Result<Arc<dyn Model
                 "anthropic models need ANTHROPIC_API_KEY (set it in the environment or in .env in the working directory)",
             )?;
             let base = base_url("ANTHROPIC_BASE_URL", anthropic::DEFAULT_BASE_URL)?;
-            Arc::new(AnthropicClient::new(model, &base, Secret::new(key), config)?)
+            Arc::new(AnthropicClient::new(model, &base, Secret::new(key), config)?.with_cache(cache))
         }
         _ => {
             let key = env.get("OPENAI_API_KEY").map(Secret::new);
@@ -94,7 +105,7 @@ fn build(provider: &str, model: &str, env: &Env) -> anyhow::Result<Arc<dyn Model
                 );
             }
             let base = base_url("OPENAI_BASE_URL", openai::DEFAULT_BASE_URL)?;
-            Arc::new(OpenAiClient::new(model, &base, key, config)?)
+            Arc::new(OpenAiClient::new(model, &base, key, config)?.with_cache(cache))
         }
     })
 }

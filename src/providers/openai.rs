@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use super::cached::{self, CacheSettings, CallSite};
 use super::http::{HttpClient, HttpConfig, Secret};
 use crate::agent::model::{Message, ModelClient, ModelError, ModelRequest, ModelResponse, StopReason, ToolCall, Usage};
 
@@ -18,7 +19,9 @@ pub struct OpenAiClient {
     url: String,
     /// OpenAI itself wants `max_completion_tokens`; compatible servers know `max_tokens`.
     completion_tokens_field: &'static str,
+    base_url: String,
     http: HttpClient,
+    cache: CacheSettings,
 }
 
 impl OpenAiClient {
@@ -36,8 +39,16 @@ impl OpenAiClient {
             model: model.to_owned(),
             url: format!("{base}/chat/completions"),
             completion_tokens_field,
+            base_url: base.to_owned(),
             http: HttpClient::new("openai", key, config)?,
+            cache: CacheSettings::off(),
         })
+    }
+
+    /// This client with a response cache (see [`crate::cache`]).
+    pub fn with_cache(mut self, cache: CacheSettings) -> Self {
+        self.cache = cache;
+        self
     }
 
     /// The request body for one call.
@@ -161,7 +172,7 @@ pub fn parse_response(v: &Value) -> Result<ModelResponse, ModelError> {
     let cached = count("/usage/prompt_tokens_details/cached_tokens").min(prompt);
     let usage =
         Usage { input: prompt - cached, output: count("/usage/completion_tokens"), cache_read: cached, cache_write: 0 };
-    Ok(ModelResponse { text, tool_calls: calls, stop, usage })
+    Ok(ModelResponse { text, tool_calls: calls, stop, usage, cache: None })
 }
 
 #[async_trait::async_trait]
@@ -174,8 +185,11 @@ impl ModelClient for OpenAiClient {
         let body = self.request_body(&request);
         let headers: Vec<(&str, String)> =
             self.http.key().map(|k| ("authorization", format!("Bearer {}", k.expose()))).into_iter().collect();
-        let value = self.http.post_json(&self.url, &headers, &body).await?;
-        parse_response(&value).map_err(|e| self.http.redact_error(e))
+        let site = CallSite { provider: "openai", model: &self.model, base_url: &self.base_url };
+        let fetch = || self.http.post_json(&self.url, &headers, &body);
+        cached::call(&self.cache, site, &body, request.sample, fetch, parse_response)
+            .await
+            .map_err(|e| self.http.redact_error(e))
     }
 }
 
@@ -217,6 +231,7 @@ mod tests {
             messages: &conversation,
             tools: &tools,
             max_output_tokens: 7,
+            sample: 0,
         });
         assert_eq!(body["max_tokens"], 7);
         assert_eq!(body["messages"][0]["role"], "system");
@@ -225,9 +240,9 @@ mod tests {
         assert_eq!(body["messages"][3]["tool_call_id"], "call_1");
         assert_eq!(body["tools"][0]["type"], "function");
         assert_eq!(body["tools"][0]["function"]["parameters"]["type"], "object");
-        let official = OpenAiClient::new("m", DEFAULT_BASE_URL, None, HttpConfig::default())
-            .unwrap()
-            .request_body(&ModelRequest { system: "", messages: &conversation[..1], tools: &[], max_output_tokens: 7 });
+        let official = OpenAiClient::new("m", DEFAULT_BASE_URL, None, HttpConfig::default()).unwrap().request_body(
+            &ModelRequest { system: "", messages: &conversation[..1], tools: &[], max_output_tokens: 7, sample: 0 },
+        );
         assert_eq!(official["max_completion_tokens"], 7);
         assert!(official.get("tools").is_none());
     }

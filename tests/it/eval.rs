@@ -92,8 +92,16 @@ fn setup(case_ids: &[&str], repeat: usize, subset: bool) -> EvalSetup {
 fn run(setup: &EvalSetup, factory: ModelFactory) -> EvalReport {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let judge: Arc<dyn Judge> = Arc::new(RuleJudge);
-    rt.block_on(run_eval(setup, Arc::new(inquiry::app::McpAgentRunner), "scripted", factory, Some(judge), &Silent))
-        .unwrap()
+    rt.block_on(run_eval(
+        setup,
+        Arc::new(inquiry::app::McpAgentRunner),
+        "scripted",
+        factory,
+        Some(judge),
+        &Silent,
+        inquiry::eval::never_interrupted(),
+    ))
+    .unwrap()
 }
 
 /// Runs the six cases with correct scripts, except `faulty` which gets `steps`.

@@ -303,6 +303,7 @@ async fn ask_once(
             messages: &messages,
             tools: &[],
             max_output_tokens: 10,
+            sample: 0,
         })
         .await
 }

@@ -476,10 +476,10 @@ fn two_real_cases() -> Vec<LoadedCase> {
     picked
 }
 
-/// Runs `inquiry eval` in the repository root with `env`, offline retrieval, no cache.
+/// Runs `inquiry eval` in the repository root with `env`, offline retrieval, no embedding or response cache.
 fn eval_binary(args: &[&str], env: &[(&str, String)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_inquiry"));
-    command.arg("eval").args(args).arg("--no-cache").current_dir(root());
+    command.arg("eval").args(args).args(["--no-cache", "--cache", "off"]).current_dir(root());
     for name in
         ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "RUST_LOG", "INQUIRY_HOME"]
     {

@@ -141,6 +141,9 @@ fn bin(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
         c.env_remove(v);
     }
     c.env("INQUIRY_MODEL_MAX_ATTEMPTS", "1").env("INQUIRY_MODEL_TIMEOUT_S", "5");
+    // A response cache of this call's own, removed afterwards.
+    let cache = tempfile::tempdir().unwrap();
+    c.env("INQUIRY_CACHE_DIR", cache.path());
     for (k, v) in env {
         c.env(k, v);
     }

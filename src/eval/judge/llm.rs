@@ -142,6 +142,7 @@ pub fn parse_verdict(judge: &str, text: &str, case: &LoadedCase, usage: Usage) -
         language_ok: language == Some(case.case.lang),
         expected_language: Some(case.case.lang),
         usage,
+        cache: None,
     })
 }
 
@@ -154,9 +155,12 @@ impl Judge for LlmJudge {
     async fn judge(&self, case: &LoadedCase, result: &RunResult) -> Result<Verdict, JudgeError> {
         let prompt = self.render(case, result)?;
         let messages = [Message::User { text: prompt }];
-        let request = ModelRequest { system: &self.system, messages: &messages, tools: &[], max_output_tokens: 1024 };
+        let request =
+            ModelRequest { system: &self.system, messages: &messages, tools: &[], max_output_tokens: 1024, sample: 0 };
         let response = self.model.complete(request).await.map_err(|e| JudgeError::Model(e.to_string()))?;
         let text = response.text.unwrap_or_default();
-        parse_verdict(&self.id(), &text, case, response.usage)
+        let mut verdict = parse_verdict(&self.id(), &text, case, response.usage)?;
+        verdict.cache = response.cache;
+        Ok(verdict)
     }
 }

@@ -17,7 +17,7 @@ use crate::agent::RunResult;
 use crate::golden::Lang;
 
 /// The grade of one rubric item.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ItemGrade {
     /// 1-based item number within `must` or `must_not`.
     pub item: usize,
@@ -30,7 +30,7 @@ pub struct ItemGrade {
 }
 
 /// A judge's verdict on one reply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// Which judge: `rules` or `llm:<model>`.
     pub judge: String,
@@ -49,6 +49,9 @@ pub struct Verdict {
     pub expected_language: Option<Lang>,
     /// Tokens the judge used (0 for the rule judge).
     pub usage: Usage,
+    /// How the judge's model call used the response cache (LLM judge with a cache).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<crate::agent::model::CacheUse>,
 }
 
 impl Verdict {

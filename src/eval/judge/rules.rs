@@ -264,6 +264,7 @@ impl RuleJudge {
             language_ok: language == Some(case.case.lang),
             expected_language: Some(case.case.lang),
             usage: Usage::default(),
+            cache: None,
         })
     }
 }

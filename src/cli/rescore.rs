@@ -1,0 +1,129 @@
+//! `inquiry rescore RUN`: re-grade a stored report set with the current
+//! cases, rubrics and thresholds; no agent and no tool call.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use super::args::CacheArgs;
+use super::{decided, runtime};
+use crate::app::{model_client_cached, model_client_with};
+use crate::eval::rescore::{load_stored, rescore};
+use crate::eval::{report, report_set, Known};
+
+/// Arguments of `inquiry rescore`.
+#[derive(Debug, clap::Args)]
+pub struct RescoreArgs {
+    /// The stored run: a report set directory or its report.json.
+    #[arg(value_name = "RUN")]
+    pub run: PathBuf,
+    /// Case directory (the current items are graded).
+    #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
+    pub cases_dir: PathBuf,
+    /// Catalogue directory (case listing ids are checked against it).
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Directory of overlay catalogues used by cases.
+    #[arg(long, default_value = "fixtures", value_name = "DIR")]
+    pub fixtures: PathBuf,
+    /// Metric thresholds.
+    #[arg(long, default_value = "thresholds.json", value_name = "FILE")]
+    pub thresholds: PathBuf,
+    /// Price table; default prices.json when present.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
+    /// Judge: `rules` (default), `llm` (needs --judge-model) or `none`.
+    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "none"])]
+    pub judge: String,
+    /// Model of the LLM judge.
+    #[arg(long, value_name = "MODEL")]
+    pub judge_model: Option<String>,
+    /// Base URL of the judge model's provider.
+    #[arg(long, value_name = "URL")]
+    pub judge_base_url: Option<String>,
+    /// Judge rubric templates.
+    #[arg(long, default_value = "rubrics", value_name = "DIR")]
+    pub rubrics: PathBuf,
+    /// Name of the new report set.
+    #[arg(long, default_value = "rescore")]
+    pub name: String,
+    /// Output directory (default runs/<UTC time>-<name>/).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the changes as JSON on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Response cache for the LLM judge.
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+/// Rescores, writes the new report set and prints every changed verdict.
+/// Exit 0 when the new report passes its thresholds, 1 when it does not.
+///
+/// # Errors
+/// An unreadable stored report or trace, bad cases or flags (exit 2).
+pub fn run(args: RescoreArgs) -> anyhow::Result<ExitCode> {
+    let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
+    let stored = load_stored(&args.run)?;
+    let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
+    let prices = match &args.prices {
+        Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
+        None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
+    };
+    let listings = args.data.join("listings.json");
+    let main_ids = crate::catalogue::load_listings(&listings)?.into_iter().map(|l| l.id).collect();
+    let known = Known::new(main_ids, &args.fixtures)?;
+    let current = crate::eval::case::load_cases(&args.cases_dir, &known)?;
+    let judge: Option<Arc<dyn crate::eval::judge::Judge>> = match args.judge.as_str() {
+        "none" => None,
+        "rules" => Some(Arc::new(crate::eval::judge::RuleJudge)),
+        _ => {
+            let spec =
+                args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
+            model_client_with(spec, args.judge_base_url.as_deref())?;
+            let cache = args.cache.settings(&[spec])?;
+            let model = model_client_cached(spec, args.judge_base_url.as_deref(), cache)?;
+            Some(Arc::new(crate::eval::judge::LlmJudge::load(model, &args.rubrics)?))
+        }
+    };
+    let done = runtime()?.block_on(rescore(&stored.report, &current, judge, &thresholds, &prices, &args.name));
+    let written = report::write_reports(&done.report, &dest)?;
+    eprint!("{}", report::render_terminal(&done.report));
+    eprintln!("rescored {} → {}", stored.dir.display(), written.dir.display());
+    for id in &done.removed {
+        eprintln!("note: case {id} is no longer in {}; left out", args.cases_dir.display());
+    }
+    for id in &done.items_changed {
+        eprintln!(
+            "note: case {id}: its must/must_not texts changed since the run; its runs are unmeasured, not regraded"
+        );
+    }
+    let code = if done.report.passed() { 0 } else { 1 };
+    decided(code);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let value = serde_json::json!({
+            "report": written.json,
+            "verdict": done.report.verdict,
+            "changes": done.changes,
+            "items_changed": done.items_changed,
+            "removed": done.removed,
+        });
+        serde_json::to_writer_pretty(&mut out, &value)?;
+        writeln!(out)?;
+    } else if done.changes.is_empty() {
+        writeln!(out, "no verdict changed ({} cases rescored)", done.report.cases.len())?;
+    } else {
+        writeln!(out, "{} verdict(s) changed:", done.changes.len())?;
+        for c in &done.changes {
+            writeln!(out, "{}: {} → {}", c.case, c.before.word(), c.after.word())?;
+            writeln!(out, "  before: {}", c.before_line.as_deref().unwrap_or("(no failure)"))?;
+            writeln!(out, "  after:  {}", c.after_line.as_deref().unwrap_or("(no failure)"))?;
+        }
+    }
+    Ok(ExitCode::from(code))
+}
