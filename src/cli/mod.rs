@@ -24,6 +24,7 @@ pub mod check;
 pub mod eval;
 pub mod judge_check;
 pub mod rescore;
+pub mod schema;
 pub mod serve_mcp;
 pub mod tool;
 
@@ -70,6 +71,8 @@ pub enum Command {
     /// Re-grade a stored report set with the current cases, rubrics and
     /// thresholds (no agent, no tool call) and list every changed verdict.
     Rescore(rescore::RescoreArgs),
+    /// Print (or --write) the JSON Schemas of report.json and the case traces.
+    Schema(schema::SchemaArgs),
     /// Look after the model-response cache: stats, clear, prune --older-than 14d.
     Cache(cache::CacheArgs),
 }
@@ -128,6 +131,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::JudgeCheck(args) => judge_check::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Rescore(args) => rescore::run(args),
+        Command::Schema(args) => schema::run(args),
     }
 }
 

@@ -14,6 +14,7 @@ pub mod report;
 pub mod report_set;
 pub mod rescore;
 mod runner;
+pub mod schema;
 
 pub use runner::{run_eval, select_cases, Known};
 

@@ -11,6 +11,7 @@ mod mcp;
 mod models;
 mod numbers_fuzz;
 mod providers;
+mod replay;
 mod retrieval;
 mod support;
 mod tools;

@@ -244,6 +244,7 @@ fn answered_result() -> RunResult {
         model: "scripted".into(),
         error: None,
         evidence: Evidence::default(),
+        exchanges: vec![],
     }
 }
 
