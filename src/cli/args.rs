@@ -101,3 +101,48 @@ impl CacheArgs {
         Ok(crate::providers::CacheSettings { cache: Some(std::sync::Arc::new(cache)), mode: self.mode })
     }
 }
+
+/// Gates of a comparison with a baseline (`compare`, `eval --baseline`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct GateArgs {
+    /// Largest allowed fall of the case pass rate below the baseline, as a
+    /// fraction of 1 (0.02 = two points), on the shared cases.
+    #[arg(long, value_name = "FRACTION", value_parser = parse_fraction)]
+    pub max_drop: Option<f64>,
+    /// Every critical case must pass every one of its runs.
+    #[arg(long)]
+    pub critical_all_runs: bool,
+    /// Fail when the paired test finds the candidate significantly worse.
+    #[arg(long)]
+    pub fail_on_significant_regression: bool,
+    /// Significance level of --fail-on-significant-regression.
+    #[arg(long, default_value_t = 0.05, value_parser = parse_alpha)]
+    pub alpha: f64,
+}
+
+impl GateArgs {
+    /// The library's gate settings.
+    pub fn gates(&self) -> crate::eval::compare::Gates {
+        crate::eval::compare::Gates {
+            max_drop: self.max_drop,
+            critical_all_runs: self.critical_all_runs,
+            significant_regression_alpha: self.fail_on_significant_regression.then_some(self.alpha),
+        }
+    }
+}
+
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}`: expected a fraction such as 0.02"))?;
+    if !(0.0..=1.0).contains(&v) {
+        return Err(format!("`{s}`: expected a fraction from 0 to 1 (0.02 = two points), not a percentage"));
+    }
+    Ok(v)
+}
+
+fn parse_alpha(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}`: expected a probability such as 0.05"))?;
+    if !(v > 0.0 && v < 1.0) {
+        return Err(format!("`{s}`: expected a probability above 0 and below 1"));
+    }
+    Ok(v)
+}

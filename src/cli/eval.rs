@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use super::args::{CacheArgs, LimitArgs, RetrievalArgs};
+use super::args::{CacheArgs, GateArgs, LimitArgs, RetrievalArgs};
 use super::{decided, runtime};
 use crate::app::{model_client_cached, model_client_with};
 use crate::eval::RunStatus;
@@ -24,6 +24,20 @@ pub struct EvalArgs {
     /// Run only cases with this tag (repeatable).
     #[arg(long = "tag", value_name = "TAG")]
     pub tags: Vec<String>,
+    /// Run only shard i of n (a stable split by a hash of the case id; the
+    /// golden set runs in shard 1). Merge the shards with `inquiry merge`.
+    #[arg(long, value_name = "i/n", value_parser = |s: &str| s.parse::<crate::eval::Shard>())]
+    pub shard: Option<crate::eval::Shard>,
+    /// Compare the run with this baseline report (directory or report.json)
+    /// and apply the gates; the comparison goes to stderr and the step summary.
+    #[arg(long, value_name = "REPORT")]
+    pub baseline: Option<PathBuf>,
+    /// Gates of the baseline comparison.
+    #[command(flatten)]
+    pub gates: GateArgs,
+    /// Append one line for this run to a JSON Lines history file.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub history: Option<PathBuf>,
     /// Catalogue directory.
     #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
     pub data: PathBuf,
@@ -162,6 +176,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         report_set::check_writable_file("GITHUB_STEP_SUMMARY", path)?;
     }
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
+    // The baseline is read before the run, so a bad path costs nothing.
+    let baseline = args.baseline.as_deref().map(crate::eval::compare::load_report).transpose()?;
     let prices = match &args.prices {
         Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
         None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
@@ -191,7 +207,12 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         fixtures: args.fixtures.clone(),
         retrieval: args.retrieval.config(),
         thresholds,
-        selection: Selection { subset: args.subset, case_ids: args.cases_selected.clone(), tags: args.tags.clone() },
+        selection: Selection {
+            subset: args.subset,
+            case_ids: args.cases_selected.clone(),
+            tags: args.tags.clone(),
+            shard: args.shard,
+        },
         concurrency: args.jobs as usize,
         repeat: args.repeat as usize,
         limits: args.limits.limits(),
@@ -245,6 +266,28 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         decided(130);
         return Ok(ExitCode::from(130));
     }
+    if let Some(path) = &args.history {
+        let hash = crate::eval::history::inputs_hash(
+            &[&args.cases_dir, &args.rubrics, &args.data],
+            &[crate::agent::SYSTEM_PROMPT],
+        )?;
+        crate::eval::history::append(path, &crate::eval::history::HistoryLine::of(&result, hash))?;
+        eprintln!("history: appended a line to {}", path.display());
+    }
+    let mut gate_code = 0;
+    if let Some(base) = &baseline {
+        use crate::eval::compare_render::{render_markdown, verdict_line};
+        let cand = crate::eval::compare::LoadedReport { report: result.clone(), dir: written.dir.clone() };
+        let comparison = crate::eval::compare::compare(base, &cand, args.gates.gates())
+            .map_err(|e| anyhow::anyhow!("--baseline: {e}"))?;
+        let md = render_markdown(&comparison);
+        eprint!("\n{md}");
+        if let Some(summary) = &step_summary {
+            super::compare::append(summary, &md)?;
+        }
+        eprintln!("baseline: {}", verdict_line(&comparison));
+        gate_code = comparison.exit_code();
+    }
     if cache.mode == crate::cache::CacheMode::Replay {
         if let Some(miss) = first_replay_miss(&result) {
             decided(2);
@@ -261,13 +304,18 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         }
         bail!("{cause}");
     }
-    decided(if result.passed() { 0 } else { 1 });
+    let code = match (result.passed(), gate_code) {
+        (_, 2) => 2,
+        (true, 0) => 0,
+        _ => 1,
+    };
+    decided(code);
     if args.json {
         let mut out = std::io::stdout().lock();
         serde_json::to_writer_pretty(&mut out, &report::summary_json(&result))?;
         writeln!(out)?;
     }
-    Ok(if result.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(ExitCode::from(code))
 }
 
 /// The first model call that `--cache replay` could not answer: case, run,

@@ -21,8 +21,11 @@ pub mod ask;
 pub mod cache;
 pub mod calibrate;
 pub mod check;
+pub mod compare;
 pub mod eval;
+pub mod history;
 pub mod judge_check;
+pub mod merge;
 pub mod rescore;
 pub mod schema;
 pub mod serve_mcp;
@@ -68,6 +71,14 @@ pub enum Command {
     /// Grade the hand-labelled replies (labels/) with a judge and report its
     /// agreement with the human verdicts: Cohen's κ, false passes and fails.
     JudgeCheck(judge_check::JudgeCheckArgs),
+    /// Compare a candidate report with a baseline: flips, paired test,
+    /// metric deltas, and gates (--max-drop, --critical-all-runs, …).
+    Compare(compare::CompareArgs),
+    /// Print an eval history (eval --history FILE.jsonl) and draw its SVG trend.
+    History(history::HistoryArgs),
+    /// Merge the shard reports of one run (eval --shard i/n) into one report
+    /// and apply the thresholds again.
+    Merge(merge::MergeArgs),
     /// Re-grade a stored report set with the current cases, rubrics and
     /// thresholds (no agent, no tool call) and list every changed verdict.
     Rescore(rescore::RescoreArgs),
@@ -131,6 +142,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::JudgeCheck(args) => judge_check::run(args),
         Command::Cache(args) => cache::run(args),
         Command::Rescore(args) => rescore::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::History(args) => history::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Schema(args) => schema::run(args),
     }
 }

@@ -51,6 +51,22 @@ pub struct GoldenReport {
     pub false_positives: Vec<GoldenFalsePositive>,
 }
 
+impl GoldenReport {
+    /// The report of a run that did not evaluate the golden set (a shard
+    /// other than the first): no questions, so its metrics are n/a.
+    pub fn not_run() -> Self {
+        Self {
+            answerable: 0,
+            hits: 0,
+            keyword_answerable: 0,
+            keyword_hits: 0,
+            misses: vec![],
+            unanswerable: 0,
+            false_positives: vec![],
+        }
+    }
+}
+
 /// Runs every golden question through `search_knowledge`'s pipeline with k = 5.
 ///
 /// # Errors

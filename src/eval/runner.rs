@@ -117,6 +117,7 @@ pub fn select_cases(setup: &EvalSetup, main_ids: Vec<String>) -> anyhow::Result<
         .filter(|c| !setup.selection.subset || c.case.subset)
         .filter(|c| setup.selection.case_ids.is_empty() || setup.selection.case_ids.contains(&c.case.id))
         .filter(|c| setup.selection.tags.is_empty() || c.case.tags.iter().any(|t| setup.selection.tags.contains(t)))
+        .filter(|c| setup.selection.shard.is_none_or(|s| s.contains(&c.case.id)))
         .collect();
     if selected.is_empty() {
         anyhow::bail!("the selection (subset/case/tag) matches no case in {}", setup.cases_dir.display());
@@ -144,7 +145,12 @@ pub async fn run_eval(
     let main = Arc::new(Knowledge::load(&setup.data, None, &setup.retrieval)?);
     let cases = select_cases(setup, main.catalogue.listings.iter().map(|l| l.id.clone()).collect())?;
     let golden_set = GoldenSet::load(&setup.golden, &main.catalogue)?;
-    let golden = golden::evaluate(&golden_set, &main.retriever)?;
+    // A shard other than the first leaves the golden set to shard 1, so a
+    // merge counts it once; its retrieval metrics are then n/a.
+    let golden = match setup.selection.shard {
+        Some(shard) if !shard.runs_golden() => golden::GoldenReport::not_run(),
+        _ => golden::evaluate(&golden_set, &main.retriever)?,
+    };
 
     let mut knowledge: HashMap<Option<String>, Arc<Knowledge>> = HashMap::new();
     knowledge.insert(None, main.clone());

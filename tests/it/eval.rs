@@ -80,7 +80,12 @@ fn setup(case_ids: &[&str], repeat: usize, subset: bool) -> EvalSetup {
             ..Default::default()
         },
         thresholds: Thresholds::default(),
-        selection: Selection { subset, case_ids: case_ids.iter().map(|s| (*s).to_owned()).collect(), tags: vec![] },
+        selection: Selection {
+            subset,
+            case_ids: case_ids.iter().map(|s| (*s).to_owned()).collect(),
+            tags: vec![],
+            shard: None,
+        },
         concurrency: 3,
         repeat,
         limits: Limits::default(),

@@ -4,6 +4,7 @@ mod agent;
 mod calibrate;
 mod catalogue_errors;
 mod cli;
+mod compare;
 mod eval;
 mod first_run;
 mod hardening;

@@ -1,0 +1,72 @@
+//! `inquiry compare BASE CAND`: is the candidate better or worse than the baseline?
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::args::GateArgs;
+use super::decided;
+use crate::eval::compare::{compare, load_report};
+use crate::eval::compare_render::{render_markdown, verdict_line};
+
+/// Arguments of `inquiry compare`.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// Baseline: a report set directory or its report.json.
+    #[arg(value_name = "BASE")]
+    pub base: PathBuf,
+    /// Candidate: a report set directory or its report.json.
+    #[arg(value_name = "CAND")]
+    pub cand: PathBuf,
+    /// Gates.
+    #[command(flatten)]
+    pub gates: GateArgs,
+    /// Also write the Markdown to FILE (e.g. a pull-request comment); without
+    /// --json, the Markdown goes to stdout as well.
+    #[arg(long, value_name = "FILE")]
+    pub summary_md: Option<PathBuf>,
+    /// Print the comparison as JSON on stdout instead of Markdown.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Compares two reports; exit 0 when every gate holds, 1 when one is missed,
+/// 2 when the reports cannot be compared or a gate cannot be decided.
+///
+/// # Errors
+/// Unreadable reports (exit 2).
+pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.summary_md {
+        crate::eval::report_set::check_writable_file("--summary-md", path)?;
+    }
+    let base = load_report(&args.base)?;
+    let cand = load_report(&args.cand)?;
+    let comparison = compare(&base, &cand, args.gates.gates()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let md = render_markdown(&comparison);
+    if let Some(path) = &args.summary_md {
+        crate::eval::report::write_atomic(path, md.as_bytes())?;
+    }
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
+        append(&PathBuf::from(summary), &md)?;
+    }
+    eprintln!("{}", verdict_line(&comparison));
+    let code = comparison.exit_code();
+    decided(code);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&comparison)?);
+    } else {
+        print!("{md}");
+    }
+    Ok(ExitCode::from(code))
+}
+
+/// Appends `text` to a file (the GitHub step summary).
+pub(crate) fn append(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("{}: cannot open for appending: {e}", path.display()))?;
+    f.write_all(text.as_bytes())?;
+    Ok(())
+}

@@ -1,0 +1,55 @@
+//! `inquiry merge A B … --name all`: one report from the shards of a CI matrix.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::decided;
+use crate::eval::{report, report_set, Known};
+
+/// Arguments of `inquiry merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The shard reports (set directories or their report.json), with their traces.
+    #[arg(value_name = "REPORT", required = true, num_args = 1..)]
+    pub reports: Vec<PathBuf>,
+    /// Name of the merged report set.
+    #[arg(long, default_value = "all")]
+    pub name: String,
+    /// Output directory (default runs/<UTC time>-<name>/).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Case directory the shards ran.
+    #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
+    pub cases_dir: PathBuf,
+    /// Catalogue directory (case listing ids are checked against it).
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Directory of overlay catalogues used by cases.
+    #[arg(long, default_value = "fixtures", value_name = "DIR")]
+    pub fixtures: PathBuf,
+    /// Metric thresholds, applied to the merged report.
+    #[arg(long, default_value = "thresholds.json", value_name = "FILE")]
+    pub thresholds: PathBuf,
+}
+
+/// Merges, writes the report set, and exits 0/1 by the thresholds.
+///
+/// # Errors
+/// Unreadable reports, shards of different runs, duplicate cases (exit 2).
+pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
+    let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
+    let parts =
+        args.reports.iter().map(|p| crate::eval::rescore::load_stored(p)).collect::<anyhow::Result<Vec<_>>>()?;
+    let main_ids =
+        crate::catalogue::load_listings(&args.data.join("listings.json"))?.into_iter().map(|l| l.id).collect();
+    let known = Known::new(main_ids, &args.fixtures)?;
+    let suite = crate::eval::case::load_cases(&args.cases_dir, &known)?;
+    let merged = crate::eval::merge::merge(&parts, &suite, &thresholds, &args.name)?;
+    let written = report::write_reports(&merged, &dest)?;
+    eprint!("{}", report::render_terminal(&merged));
+    eprintln!("merged {} reports into {}", parts.len(), written.dir.display());
+    let code = if merged.passed() { 0 } else { 1 };
+    decided(code);
+    Ok(ExitCode::from(code))
+}

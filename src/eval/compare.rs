@@ -1,0 +1,561 @@
+//! Is the candidate better or worse than the baseline? Two eval reports are
+//! matched case by case (by id): newly failing, newly passing, still failing,
+//! added and removed cases, per-metric deltas, a paired significance test,
+//! and optional gates whose results decide the exit code.
+//!
+//! Statistics (see [`crate::stats`]): with one run per case, the exact
+//! two-sided McNemar test on the discordant pairs (b = pass→fail, c =
+//! fail→pass); with `--repeat`, the per-case pass-rate differences, a paired
+//! sign-flip randomization test (exact up to 20 non-zero differences, else
+//! 10,000 seeded draws) and a bootstrap 95% interval on the mean difference.
+//! The case is the unit throughout; unmeasured runs are left out, and a case
+//! with no measured run on either side is "unmeasured", not a flip.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::{CaseReport, CaseStatus, EvalReport, RunStatus, REPORT_SCHEMA};
+use crate::stats::{self, Interval, SignFlipMethod};
+
+/// A report read from disk, with where it came from.
+#[derive(Debug, Clone)]
+pub struct LoadedReport {
+    /// The report (runs without their full agent result).
+    pub report: EvalReport,
+    /// The report set directory (traces are `dir/cases/<id>.json`).
+    pub dir: PathBuf,
+}
+
+/// Reads a `report.json` (or the set directory holding it).
+///
+/// # Errors
+/// A missing or unreadable file, invalid JSON (with line and column), or a
+/// report of another schema.
+pub fn load_report(path: &Path) -> anyhow::Result<LoadedReport> {
+    let (dir, json) = if path.is_dir() {
+        (path.to_owned(), path.join("report.json"))
+    } else {
+        (path.parent().map(Path::to_owned).unwrap_or_default(), path.to_owned())
+    };
+    let text = crate::text_file::read(&json).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let value: serde_json::Value =
+        crate::json_file::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
+    let schema = value.get("schema").and_then(|s| s.as_str()).unwrap_or("");
+    if schema != REPORT_SCHEMA {
+        anyhow::bail!(
+            "{}: schema `{schema}`; expected `{REPORT_SCHEMA}` (a report.json written by `inquiry eval`)",
+            json.display()
+        );
+    }
+    let report: EvalReport = serde_json::from_value(value)
+        .map_err(|e| anyhow::anyhow!("{}: not a readable eval report: {e}", json.display()))?;
+    Ok(LoadedReport { report, dir })
+}
+
+/// The gates to apply (each optional).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Gates {
+    /// The candidate's case pass rate may fall at most this far below the
+    /// baseline's, on the shared cases (a fraction: 0.02 = two points).
+    pub max_drop: Option<f64>,
+    /// Every critical case passes every one of its runs in the candidate.
+    pub critical_all_runs: bool,
+    /// Fail when the paired test finds a regression at this significance level.
+    pub significant_regression_alpha: Option<f64>,
+}
+
+/// How a shared case moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Movement {
+    /// Passed in the baseline, does not pass now.
+    NewlyFailing,
+    /// Did not pass in the baseline, passes now.
+    NewlyPassing,
+    /// Fails (or is flaky) in both.
+    StillFailing,
+    /// Passes in both.
+    StillPassing,
+    /// No measured run on one side: not compared.
+    Unmeasured,
+    /// Only in the candidate.
+    Added,
+    /// Only in the baseline.
+    Removed,
+}
+
+impl Movement {
+    /// Section heading in the Markdown.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::NewlyFailing => "Newly failing",
+            Self::NewlyPassing => "Newly passing",
+            Self::StillFailing => "Still failing",
+            Self::StillPassing => "Still passing",
+            Self::Unmeasured => "Unmeasured on one side",
+            Self::Added => "Added",
+            Self::Removed => "Removed",
+        }
+    }
+}
+
+/// One case in the comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaseDelta {
+    /// Case id.
+    pub id: String,
+    /// How it moved.
+    pub movement: Movement,
+    /// Critical case.
+    pub critical: bool,
+    /// Pass rate over measured runs in the baseline (`None`: absent or unmeasured).
+    pub base_rate: Option<f64>,
+    /// Pass rate over measured runs in the candidate.
+    pub cand_rate: Option<f64>,
+    /// First failure line in the baseline.
+    pub base_failure: Option<String>,
+    /// First failure line in the candidate.
+    pub cand_failure: Option<String>,
+    /// Baseline trace file.
+    pub base_trace: Option<String>,
+    /// Candidate trace file.
+    pub cand_trace: Option<String>,
+}
+
+/// One metric in both reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricDelta {
+    /// Metric name.
+    pub name: String,
+    /// Unit (`ratio`, `count`, `USD`, `ms`).
+    pub unit: String,
+    /// Baseline value (`None`: unmeasured or n/a).
+    pub base: Option<f64>,
+    /// Baseline 95% interval.
+    pub base_interval: Option<Interval>,
+    /// Candidate value.
+    pub cand: Option<f64>,
+    /// Candidate 95% interval.
+    pub cand_interval: Option<Interval>,
+    /// `cand − base` when both are measured.
+    pub delta: Option<f64>,
+}
+
+/// The paired test on the shared, measured cases.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "test", rename_all = "snake_case")]
+pub enum PairedTest {
+    /// One run per case: exact McNemar on the discordant pairs.
+    Mcnemar {
+        /// Pass → fail pairs.
+        b: usize,
+        /// Fail → pass pairs.
+        c: usize,
+        /// Two-sided p-value.
+        p: f64,
+    },
+    /// Repeats: sign-flip test on per-case pass-rate differences (cand − base).
+    SignFlip {
+        /// Cases in the test.
+        cases: usize,
+        /// Cases whose pass rate changed.
+        nonzero: usize,
+        /// Mean difference (fraction).
+        mean_difference: f64,
+        /// Bootstrap 95% interval of the mean difference.
+        interval: Option<Interval>,
+        /// Two-sided p-value.
+        p: f64,
+        /// `exact` or `sampled (10,000 seeded draws)`.
+        method: String,
+    },
+    /// Nothing to test.
+    None {
+        /// Why.
+        why: String,
+    },
+}
+
+impl PairedTest {
+    /// The p-value and whether the candidate is worse, when a test ran.
+    pub fn regression(&self) -> Option<(f64, bool)> {
+        match self {
+            Self::Mcnemar { b, c, p } => Some((*p, b > c)),
+            Self::SignFlip { mean_difference, p, .. } => Some((*p, *mean_difference < 0.0)),
+            Self::None { .. } => None,
+        }
+    }
+}
+
+/// Result of one gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateOutcome {
+    /// Held.
+    Met,
+    /// Missed: exit 1.
+    Missed,
+    /// Could not be decided (unmeasured runs): exit 2, never a pass.
+    Unmeasured,
+}
+
+/// One gate with its result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GateResult {
+    /// `max_drop`, `critical_all_runs` or `significant_regression`.
+    pub gate: String,
+    /// The result.
+    pub outcome: GateOutcome,
+    /// What was measured, in words.
+    pub detail: String,
+}
+
+/// The comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// Baseline name, date and commit.
+    pub base: Side,
+    /// Candidate name, date and commit.
+    pub cand: Side,
+    /// Every case of both reports, ordered by movement then id.
+    pub cases: Vec<CaseDelta>,
+    /// Count per movement.
+    pub counts: BTreeMap<String, usize>,
+    /// Mean case pass rate on the shared measured cases: (base, cand).
+    pub shared_pass_rate: Option<(f64, f64)>,
+    /// Metrics present in either report.
+    pub metrics: Vec<MetricDelta>,
+    /// The paired test.
+    pub test: PairedTest,
+    /// Gates that were asked for.
+    pub gates: Vec<GateResult>,
+    /// `PASS` (no gate missed), `FAIL` (a gate missed) or `UNMEASURED` (a gate could not be decided).
+    pub verdict: String,
+}
+
+impl Comparison {
+    /// Exit code: 0 PASS, 1 FAIL, 2 UNMEASURED.
+    pub fn exit_code(&self) -> u8 {
+        match self.verdict.as_str() {
+            "PASS" => 0,
+            "FAIL" => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// Identity of one side.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Side {
+    /// Report name.
+    pub name: String,
+    /// Report set directory.
+    pub dir: String,
+    /// Run date.
+    pub date: String,
+    /// Commit, if known.
+    pub git_commit: Option<String>,
+    /// Agent model.
+    pub model: String,
+    /// Runs per case.
+    pub repeat: usize,
+}
+
+/// Why two reports cannot be compared (exit 2).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Incomparable {
+    /// Fewer than half of the cases are shared.
+    #[error("the reports come from different suites: {shared} of {union} case ids are shared; only in the baseline: {only_base}; only in the candidate: {only_cand}")]
+    DifferentSuites {
+        /// Shared ids.
+        shared: usize,
+        /// All ids.
+        union: usize,
+        /// Ids only in the baseline (first 20).
+        only_base: String,
+        /// Ids only in the candidate (first 20).
+        only_cand: String,
+    },
+    /// The case selections differ (subset, tags, ids or shard).
+    #[error(
+        "the reports select different cases: baseline {base}, candidate {cand}; compare runs of the same selection"
+    )]
+    DifferentSelection {
+        /// Baseline selection, in words.
+        base: String,
+        /// Candidate selection, in words.
+        cand: String,
+    },
+}
+
+fn list(ids: &[&str]) -> String {
+    if ids.is_empty() {
+        return "none".into();
+    }
+    let mut s = ids.iter().take(20).copied().collect::<Vec<_>>().join(", ");
+    if ids.len() > 20 {
+        s.push_str(&format!(" and {} more", ids.len() - 20));
+    }
+    s
+}
+
+fn measured_rate(c: &CaseReport) -> Option<f64> {
+    (c.measured_runs > 0)
+        .then(|| c.runs.iter().filter(|r| r.status == RunStatus::Pass).count() as f64 / c.measured_runs as f64)
+}
+
+fn first_failure(c: &CaseReport) -> Option<String> {
+    super::rescore::first_line(c)
+}
+
+fn side(r: &LoadedReport) -> Side {
+    Side {
+        name: r.report.name.clone(),
+        dir: r.dir.display().to_string(),
+        date: r.report.date.clone(),
+        git_commit: r.report.git_commit.clone(),
+        model: r.report.model.clone(),
+        repeat: r.report.repeat,
+    }
+}
+
+/// Compares `cand` with `base` and applies `gates`.
+///
+/// # Errors
+/// [`Incomparable`] when the selections differ or fewer than half of the
+/// case ids are shared.
+pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result<Comparison, Incomparable> {
+    let (b, c) = (&base.report, &cand.report);
+    if b.selection != c.selection {
+        return Err(Incomparable::DifferentSelection {
+            base: super::selection_words(&b.selection),
+            cand: super::selection_words(&c.selection),
+        });
+    }
+    let base_by: HashMap<&str, &CaseReport> = b.cases.iter().map(|x| (x.id.as_str(), x)).collect();
+    let cand_by: HashMap<&str, &CaseReport> = c.cases.iter().map(|x| (x.id.as_str(), x)).collect();
+    let only_base: Vec<&str> = b.cases.iter().map(|x| x.id.as_str()).filter(|id| !cand_by.contains_key(id)).collect();
+    let only_cand: Vec<&str> = c.cases.iter().map(|x| x.id.as_str()).filter(|id| !base_by.contains_key(id)).collect();
+    let shared = b.cases.len() - only_base.len();
+    let union = shared + only_base.len() + only_cand.len();
+    if union > 0 && shared * 2 < union {
+        return Err(Incomparable::DifferentSuites {
+            shared,
+            union,
+            only_base: list(&only_base),
+            only_cand: list(&only_cand),
+        });
+    }
+    let trace = |dir: &Path, id: &str| dir.join(super::report::trace_path(id)).display().to_string();
+    let mut cases = vec![];
+    let mut pairs: Vec<(bool, bool)> = vec![];
+    let mut diffs: Vec<f64> = vec![];
+    let (mut base_sum, mut cand_sum) = (0.0, 0.0);
+    for bc in &b.cases {
+        let Some(cc) = cand_by.get(bc.id.as_str()) else { continue };
+        let (br, cr) = (measured_rate(bc), measured_rate(cc));
+        let movement = match (br, cr) {
+            (Some(_), Some(_)) => {
+                let (bp, cp) = (bc.status == CaseStatus::Pass, cc.status == CaseStatus::Pass);
+                match (bp, cp) {
+                    (true, false) => Movement::NewlyFailing,
+                    (false, true) => Movement::NewlyPassing,
+                    (false, false) => Movement::StillFailing,
+                    (true, true) => Movement::StillPassing,
+                }
+            }
+            _ => Movement::Unmeasured,
+        };
+        if let (Some(x), Some(y)) = (br, cr) {
+            pairs.push((bc.status == CaseStatus::Pass, cc.status == CaseStatus::Pass));
+            diffs.push(y - x);
+            base_sum += x;
+            cand_sum += y;
+        }
+        cases.push(CaseDelta {
+            id: bc.id.clone(),
+            movement,
+            critical: cc.critical,
+            base_rate: br,
+            cand_rate: cr,
+            base_failure: first_failure(bc),
+            cand_failure: first_failure(cc),
+            base_trace: Some(trace(&base.dir, &bc.id)),
+            cand_trace: Some(trace(&cand.dir, &cc.id)),
+        });
+    }
+    for id in &only_base {
+        let bc = base_by[id];
+        cases.push(CaseDelta {
+            id: bc.id.clone(),
+            movement: Movement::Removed,
+            critical: bc.critical,
+            base_rate: measured_rate(bc),
+            cand_rate: None,
+            base_failure: first_failure(bc),
+            cand_failure: None,
+            base_trace: Some(trace(&base.dir, id)),
+            cand_trace: None,
+        });
+    }
+    for id in &only_cand {
+        let cc = cand_by[id];
+        cases.push(CaseDelta {
+            id: cc.id.clone(),
+            movement: Movement::Added,
+            critical: cc.critical,
+            base_rate: None,
+            cand_rate: measured_rate(cc),
+            base_failure: None,
+            cand_failure: first_failure(cc),
+            base_trace: None,
+            cand_trace: Some(trace(&cand.dir, id)),
+        });
+    }
+    cases.sort_by(|x, y| x.movement.cmp(&y.movement).then_with(|| x.id.cmp(&y.id)));
+    let mut counts = BTreeMap::new();
+    for m in [
+        Movement::NewlyFailing,
+        Movement::NewlyPassing,
+        Movement::StillFailing,
+        Movement::StillPassing,
+        Movement::Unmeasured,
+        Movement::Added,
+        Movement::Removed,
+    ] {
+        let key = serde_json::to_value(m).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        counts.insert(key, cases.iter().filter(|x| x.movement == m).count());
+    }
+    let n = diffs.len();
+    let shared_pass_rate = (n > 0).then(|| (base_sum / n as f64, cand_sum / n as f64));
+
+    let repeated = b.repeat > 1 || c.repeat > 1;
+    let test = if n == 0 {
+        PairedTest::None { why: "no shared case is measured in both reports".into() }
+    } else if !repeated {
+        let bb = pairs.iter().filter(|(x, y)| *x && !*y).count();
+        let cc = pairs.iter().filter(|(x, y)| !*x && *y).count();
+        PairedTest::Mcnemar { b: bb, c: cc, p: stats::mcnemar_exact(bb, cc) }
+    } else {
+        let (p, method) = stats::sign_flip_test(&diffs);
+        PairedTest::SignFlip {
+            cases: n,
+            nonzero: diffs.iter().filter(|d| **d != 0.0).count(),
+            mean_difference: diffs.iter().sum::<f64>() / n as f64,
+            interval: stats::bootstrap_mean_interval(&diffs),
+            p,
+            method: match method {
+                SignFlipMethod::Exact => "exact".into(),
+                SignFlipMethod::Sampled => "sampled (10,000 seeded draws)".into(),
+            },
+        }
+    };
+
+    let mut results = vec![];
+    if let Some(max_drop) = gates.max_drop {
+        results.push(match shared_pass_rate {
+            None => GateResult {
+                gate: "max_drop".into(),
+                outcome: GateOutcome::Unmeasured,
+                detail: "no shared case is measured in both reports".into(),
+            },
+            Some((x, y)) => GateResult {
+                gate: "max_drop".into(),
+                // A tolerance for float noise: 0.80 - 0.78 is not "more than 0.02".
+                outcome: if y + max_drop + 1e-9 < x { GateOutcome::Missed } else { GateOutcome::Met },
+                detail: format!(
+                    "case pass rate on {n} shared cases {:.1}% → {:.1}% ({:+.1} points; at most −{:.1} allowed)",
+                    x * 100.0,
+                    y * 100.0,
+                    (y - x) * 100.0,
+                    max_drop * 100.0
+                ),
+            },
+        });
+    }
+    if gates.critical_all_runs {
+        let critical: Vec<&CaseReport> = c.cases.iter().filter(|x| x.critical).collect();
+        let failing: Vec<String> = critical
+            .iter()
+            .filter(|x| x.runs.iter().any(|r| r.status == RunStatus::Fail))
+            .map(|x| {
+                let fails = x.runs.iter().filter(|r| r.status == RunStatus::Fail).count();
+                format!("{} ({fails}/{} runs failed)", x.id, x.runs.len())
+            })
+            .collect();
+        let unmeasured: Vec<&str> = critical
+            .iter()
+            .filter(|x| x.runs.iter().any(|r| r.status == RunStatus::Unmeasured))
+            .map(|x| x.id.as_str())
+            .collect();
+        let (outcome, detail) = if !failing.is_empty() {
+            (GateOutcome::Missed, format!("critical cases with a failing run: {}", failing.join(", ")))
+        } else if !unmeasured.is_empty() {
+            (GateOutcome::Unmeasured, format!("critical cases with unmeasured runs: {}", unmeasured.join(", ")))
+        } else {
+            (GateOutcome::Met, format!("all {} critical cases passed every run", critical.len()))
+        };
+        results.push(GateResult { gate: "critical_all_runs".into(), outcome, detail });
+    }
+    if let Some(alpha) = gates.significant_regression_alpha {
+        results.push(match test.regression() {
+            None => GateResult {
+                gate: "significant_regression".into(),
+                outcome: GateOutcome::Unmeasured,
+                detail: "no paired test could run".into(),
+            },
+            Some((p, worse)) => GateResult {
+                gate: "significant_regression".into(),
+                outcome: if worse && p < alpha { GateOutcome::Missed } else { GateOutcome::Met },
+                detail: format!(
+                    "p = {p:.4} ({}; alpha {alpha})",
+                    if worse { "candidate worse" } else { "candidate not worse" }
+                ),
+            },
+        });
+    }
+    let verdict = if results.iter().any(|g| g.outcome == GateOutcome::Missed) {
+        "FAIL"
+    } else if results.iter().any(|g| g.outcome == GateOutcome::Unmeasured) {
+        "UNMEASURED"
+    } else {
+        "PASS"
+    };
+
+    let mut names: Vec<&str> = b.metrics.iter().map(|m| m.metric.name.as_str()).collect();
+    for m in &c.metrics {
+        if !names.contains(&m.metric.name.as_str()) {
+            names.push(&m.metric.name);
+        }
+    }
+    let metrics = names
+        .into_iter()
+        .map(|name| {
+            let bm = b.metrics.iter().find(|m| m.metric.name == name).map(|m| &m.metric);
+            let cm = c.metrics.iter().find(|m| m.metric.name == name).map(|m| &m.metric);
+            let (bv, cv) = (bm.and_then(|m| m.value), cm.and_then(|m| m.value));
+            MetricDelta {
+                name: name.to_owned(),
+                unit: bm.or(cm).map(|m| m.unit.clone()).unwrap_or_default(),
+                base: bv,
+                base_interval: bm.and_then(|m| m.interval),
+                cand: cv,
+                cand_interval: cm.and_then(|m| m.interval),
+                delta: bv.zip(cv).map(|(x, y)| y - x),
+            }
+        })
+        .collect();
+    Ok(Comparison {
+        base: side(base),
+        cand: side(cand),
+        cases,
+        counts,
+        shared_pass_rate,
+        metrics,
+        test,
+        gates: results,
+        verdict: verdict.into(),
+    })
+}
