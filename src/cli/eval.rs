@@ -222,6 +222,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let model_id = model.id().to_owned();
     let factory: ModelFactory = Arc::new(move |_, _| model.clone());
     let progress = EvalProgress::new();
+    // Traces go to the staged report set as cases finish, not all at the end.
+    let traces = report::StagedTraces::begin(&dest)?;
     let result = runtime()?.block_on(run_eval(
         &setup,
         Arc::new(crate::app::McpAgentRunner),
@@ -230,8 +232,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         judge,
         &progress,
         super::interrupt_signal(),
+        &traces,
     ))?;
-    let written = report::write_reports(&result, &dest)?;
+    let written = report::finish_set(traces.into_staging(), &result)?;
     if let Some(path) = &args.junit {
         report::write_atomic(path, report::render_junit(&result)?.as_bytes())?;
     }

@@ -47,9 +47,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 allow_non_loopback: args.allow_remote,
                 allowed_origins: args.allowed_origins,
                 allowed_hosts: args.allowed_hosts,
+                ..crate::mcp::HttpOptions::default()
             };
+            // Ctrl-C or SIGTERM: stop accepting, let open requests finish.
             let shutdown = async {
-                let _ = tokio::signal::ctrl_c().await;
+                let why = super::interrupt_signal().await;
+                tracing::info!("serve-mcp: {why}; shutting down");
             };
             crate::mcp::serve_http(toolbox, options, shutdown).await
         } else {

@@ -171,6 +171,63 @@ pub struct Incomplete {
     pub unfinished_cases: Vec<String>,
 }
 
+/// The suite's pass@k and pass^k for one k: the mean over cases of each
+/// case's unbiased estimate (pass@k = 1 − C(n−c, k)/C(n, k), pass^k =
+/// C(c, k)/C(n, k) over its n measured runs with c passes), with the
+/// standard error over cases (the case is the unit, not the run).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SuitePassAtK {
+    /// k.
+    pub k: usize,
+    /// Cases with at least k measured runs.
+    pub cases: usize,
+    /// Mean pass@k.
+    pub pass_at_k: f64,
+    /// Its standard error over cases (`None` with fewer than 2 cases).
+    pub pass_at_k_se: Option<f64>,
+    /// Mean pass^k.
+    pub pass_hat_k: f64,
+    /// Its standard error over cases.
+    pub pass_hat_k_se: Option<f64>,
+}
+
+impl SuitePassAtK {
+    /// The rows for k = 1…`repeat` (empty for one run per case).
+    pub fn of(cases: &[CaseReport], repeat: usize) -> Vec<Self> {
+        if repeat < 2 {
+            return vec![];
+        }
+        let mean_se = |v: &[f64]| {
+            let m = v.iter().sum::<f64>() / v.len().max(1) as f64;
+            let se = (v.len() >= 2).then(|| {
+                let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
+                (var / v.len() as f64).sqrt()
+            });
+            (m, se)
+        };
+        (1..=repeat)
+            .filter_map(|k| {
+                let (mut at, mut hat) = (vec![], vec![]);
+                for c in cases {
+                    let passed = c.runs.iter().filter(|r| r.status == RunStatus::Pass).count();
+                    if let (Some(a), Some(b)) = (
+                        crate::stats::pass_at_k(c.measured_runs, passed, k),
+                        crate::stats::pass_hat_k(c.measured_runs, passed, k),
+                    ) {
+                        at.push(a);
+                        hat.push(b);
+                    }
+                }
+                if at.is_empty() {
+                    return None;
+                }
+                let ((a, a_se), (b, b_se)) = (mean_se(&at), mean_se(&hat));
+                Some(Self { k, cases: at.len(), pass_at_k: a, pass_at_k_se: a_se, pass_hat_k: b, pass_hat_k_se: b_se })
+            })
+            .collect()
+    }
+}
+
 /// How many model calls a report made and how many of them were answered
 /// from the response cache (replayed) instead of by the provider.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -221,6 +278,45 @@ pub trait Progress: Send + Sync {
     fn done(&self, case_id: &str, status: RunStatus, latency_ms: u64);
     /// All runs finished.
     fn finish(&self);
+}
+
+/// Where a case's full report goes as soon as its last run finishes, so a
+/// large suite does not hold every trace in memory (the CLI writes it into
+/// the staged report set).
+pub trait TraceSink: Send + Sync {
+    /// Stores one finished case. `Ok(true)`: stored, the runner may keep only
+    /// what the metrics and the Markdown need; `Ok(false)`: keep it all.
+    ///
+    /// # Errors
+    /// The trace could not be stored (the eval stops with this error).
+    fn store(&self, case: &CaseReport) -> anyhow::Result<bool>;
+}
+
+/// Keeps every trace in memory (tests, library callers).
+pub struct InMemory;
+
+impl TraceSink for InMemory {
+    fn store(&self, _: &CaseReport) -> anyhow::Result<bool> {
+        Ok(false)
+    }
+}
+
+impl CaseReport {
+    /// This report with each run's agent result cut down to what the metrics
+    /// and the reports read (reply, citations, tickets, usage, outcome, error,
+    /// model calls); tool results, evidence and drafts are dropped. Used once
+    /// the full report is stored in its trace file.
+    pub fn slim(mut self) -> Self {
+        for run in &mut self.runs {
+            if let Some(r) = &mut run.result {
+                r.trace = vec![];
+                r.evidence = Default::default();
+                r.guard_events = vec![];
+                r.first_draft = None;
+            }
+        }
+        self
+    }
 }
 
 /// Progress that reports nothing.
@@ -480,6 +576,9 @@ pub struct EvalReport {
     /// Model calls made, and how many were replayed from the response cache.
     #[serde(default)]
     pub model_calls: ModelCallCount,
+    /// With `--repeat N`: the suite's pass@k and pass^k for k = 1…N.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pass_at_k: Vec<SuitePassAtK>,
     /// Metrics with bounds and status.
     pub metrics: Vec<GatedMetric>,
     /// Hand-off counts per reason.

@@ -74,9 +74,48 @@ pub struct Written {
 /// # Errors
 /// I/O or serialisation errors, naming the file; the old set is then untouched.
 pub fn write_reports(report: &EvalReport, dest: &super::report_set::Destination) -> anyhow::Result<Written> {
-    let mut staging = super::report_set::Staging::begin(dest, "eval")?;
+    finish_set(super::report_set::Staging::begin(dest, "eval")?, report)
+}
+
+/// Case traces written into a staged report set while the eval runs (see
+/// [`super::TraceSink`]); [`finish_set`] adds the rest and swaps it in.
+#[derive(Debug)]
+pub struct StagedTraces(std::sync::Mutex<super::report_set::Staging>);
+
+impl StagedTraces {
+    /// Starts the staged set for `dest`.
+    ///
+    /// # Errors
+    /// The output directory cannot be created or written.
+    pub fn begin(dest: &super::report_set::Destination) -> anyhow::Result<Self> {
+        Ok(Self(std::sync::Mutex::new(super::report_set::Staging::begin(dest, "eval")?)))
+    }
+
+    /// The staging set, to finish with [`finish_set`].
+    pub fn into_staging(self) -> super::report_set::Staging {
+        self.0.into_inner().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl super::TraceSink for StagedTraces {
+    fn store(&self, case: &super::CaseReport) -> anyhow::Result<bool> {
+        let bytes = serde_json::to_string_pretty(case)? + "\n";
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).write(&trace_path(&case.id), bytes.as_bytes())?;
+        Ok(true)
+    }
+}
+
+/// Writes what `staging` does not hold yet (case traces not stored during
+/// the run, report.json, report.md) and swaps the set in.
+///
+/// # Errors
+/// I/O or serialisation errors, naming the file; the old set is then untouched.
+pub fn finish_set(mut staging: super::report_set::Staging, report: &EvalReport) -> anyhow::Result<Written> {
     for case in &report.cases {
-        staging.write(&trace_path(&case.id), (serde_json::to_string_pretty(case)? + "\n").as_bytes())?;
+        let rel = trace_path(&case.id);
+        if !staging.contains(&rel) {
+            staging.write(&rel, (serde_json::to_string_pretty(case)? + "\n").as_bytes())?;
+        }
     }
     staging.write("report.json", (serde_json::to_string_pretty(&summary_json(report))? + "\n").as_bytes())?;
     staging.write("report.md", render_markdown(report).as_bytes())?;
@@ -370,18 +409,14 @@ fn render_repeat(s: &mut String, r: &EvalReport) {
     let header: Vec<String> = ks.iter().flat_map(|k| [format!("pass@{k}"), format!("pass^{k}")]).collect();
     let _ = writeln!(s, "| case | runs | passed | {} |", header.join(" | "));
     let _ = writeln!(s, "|---|---|---|{}", "---|".repeat(header.len()));
-    let mut sums = vec![(0.0, 0.0, 0usize); n];
     for c in &r.cases {
         let (m, p) = (c.measured_runs, passes(c));
         let mut cells = vec![];
-        for (i, k) in ks.iter().enumerate() {
+        for k in &ks {
             match (crate::stats::pass_at_k(m, p, *k), crate::stats::pass_hat_k(m, p, *k)) {
                 (Some(a), Some(b)) => {
                     cells.push(format!("{a:.2}"));
                     cells.push(format!("{b:.2}"));
-                    sums[i].0 += a;
-                    sums[i].1 += b;
-                    sums[i].2 += 1;
                 }
                 _ => cells.extend(["–".to_owned(), "–".to_owned()]),
             }
@@ -389,17 +424,18 @@ fn render_repeat(s: &mut String, r: &EvalReport) {
         let crit = if c.critical { " (critical)" } else { "" };
         let _ = writeln!(s, "| `{}`{crit} | {m} | {p} | {} |", c.id, cells.join(" | "));
     }
-    let suite: Vec<String> = sums
+    let cell = |m: f64, se: Option<f64>| match se {
+        Some(se) => format!("{m:.3} ± {se:.3}"),
+        None => format!("{m:.3}"),
+    };
+    let suite: Vec<String> = ks
         .iter()
-        .flat_map(|(a, b, k)| {
-            if *k == 0 {
-                ["–".to_owned(), "–".to_owned()]
-            } else {
-                [format!("{:.3}", a / *k as f64), format!("{:.3}", b / *k as f64)]
-            }
+        .flat_map(|k| match r.pass_at_k.iter().find(|p| p.k == *k) {
+            Some(p) => [cell(p.pass_at_k, p.pass_at_k_se), cell(p.pass_hat_k, p.pass_hat_k_se)],
+            None => ["–".to_owned(), "–".to_owned()],
         })
         .collect();
-    let _ = writeln!(s, "| **suite** | | | {} |", suite.join(" | "));
+    let _ = writeln!(s, "| **suite** (mean ± standard error over cases) | | | {} |", suite.join(" | "));
     let flaky: Vec<&CaseReport> = r.cases.iter().filter(|c| c.flaky).collect();
     let _ = writeln!(s, "\n## Flaky cases\n");
     if flaky.is_empty() {

@@ -159,6 +159,11 @@ impl Staging {
             .map_err(|e| anyhow::anyhow!("{}: write failed: {e}", path.display()))
     }
 
+    /// Whether `rel` was already written into this set.
+    pub fn contains(&self, rel: &str) -> bool {
+        self.files.iter().any(|f| f == rel)
+    }
+
     /// Writes one file of the set (`rel` such as `report.md` or `cases/x.json`).
     ///
     /// # Errors

@@ -15,7 +15,7 @@ use super::metrics::{compute_metrics, gate};
 use super::prices::PriceTable;
 use super::{
     Breakdown, CaseReport, CaseRun, EvalReport, EvalSetup, Incomplete, Interrupt, ModelCallCount, ModelFactory,
-    Progress, RetrievalInfo, RunStatus, REPORT_SCHEMA,
+    Progress, RetrievalInfo, RunStatus, TraceSink, REPORT_SCHEMA,
 };
 use crate::agent::model::ModelClient;
 use crate::agent::{AgentRunner, ForcedCause, Limits, Outcome};
@@ -139,6 +139,7 @@ pub async fn run_eval(
     judge: Option<Arc<dyn Judge>>,
     progress: &dyn Progress,
     interrupt: Interrupt,
+    sink: &dyn TraceSink,
 ) -> anyhow::Result<EvalReport> {
     let started = Instant::now();
     let date = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
@@ -167,10 +168,18 @@ pub async fn run_eval(
     let semaphore = Arc::new(tokio::sync::Semaphore::new(setup.concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
     let mut runs: Vec<Vec<CaseRun>> = vec![vec![]; cases.len()];
-    let record = |done: (usize, CaseRun), runs: &mut Vec<Vec<CaseRun>>| {
+    let mut finished_cases: Vec<Option<CaseReport>> = vec![None; cases.len()];
+    // A case whose last run is in goes to the sink at once and is kept slim.
+    let mut record = |done: (usize, CaseRun), runs: &mut Vec<Vec<CaseRun>>| -> anyhow::Result<()> {
         let (i, run) = done;
         progress.done(&cases[i].case.id, run.status, run.latency_ms);
         runs[i].push(run);
+        if runs[i].len() == repeat {
+            let report = CaseReport::from_runs(&cases[i], std::mem::take(&mut runs[i]));
+            let stored = sink.store(&report)?;
+            finished_cases[i] = Some(if stored { report.slim() } else { report });
+        }
+        Ok(())
     };
     // The interrupt (Ctrl-C, SIGTERM) is watched on its own task so every
     // wait below can give way to it.
@@ -209,14 +218,14 @@ pub async fn run_eval(
             });
             // Record finished runs as we go so progress is live.
             while let Some(done) = tasks.try_join_next() {
-                record(done?, &mut runs);
+                record(done?, &mut runs)?;
             }
         }
     }
     while interrupted.is_none() {
         tokio::select! {
             done = tasks.join_next() => match done {
-                Some(done) => record(done?, &mut runs),
+                Some(done) => record(done?, &mut runs)?,
                 None => break,
             },
             why = stop_rx.wait_for(Option::is_some) => interrupted = why.ok().and_then(|v| v.clone()),
@@ -228,7 +237,7 @@ pub async fn run_eval(
         tasks.abort_all();
         while let Some(done) = tasks.join_next().await {
             if let Ok(done) = done {
-                record(done, &mut runs);
+                record(done, &mut runs)?;
             }
         }
     }
@@ -236,23 +245,40 @@ pub async fn run_eval(
     progress.finish();
 
     let planned = cases.len() * repeat;
-    let finished: usize = runs.iter().map(Vec::len).sum();
+    let finished: usize =
+        runs.iter().map(Vec::len).sum::<usize>() + finished_cases.iter().flatten().map(|c| c.runs.len()).sum::<usize>();
     let incomplete = interrupted.map(|reason| Incomplete {
         reason,
         runs_finished: finished,
         runs_planned: planned,
         unfinished_cases: cases
             .iter()
-            .zip(&runs)
-            .filter(|(_, r)| r.len() < repeat)
+            .zip(&finished_cases)
+            .filter(|(_, done)| done.is_none())
             .map(|(c, _)| c.case.id.clone())
             .collect(),
     });
-    // A case with no finished run is left out (listed as unfinished), never shown as passed.
-    let (cases, runs): (Vec<LoadedCase>, Vec<Vec<CaseRun>>) =
-        cases.into_iter().zip(runs).filter(|(_, r)| !r.is_empty()).unzip();
-    let case_reports: Vec<CaseReport> =
-        cases.iter().zip(runs).map(|(c, runs)| CaseReport::from_runs(c, runs)).collect();
+    // After an interrupt, a case with some runs finished is reported with
+    // those; one with none is left out (listed as unfinished), never shown as passed.
+    let mut kept_cases = vec![];
+    let mut case_reports = vec![];
+    for ((case, done), partial) in cases.into_iter().zip(finished_cases).zip(runs) {
+        let report = match done {
+            Some(r) => r,
+            None if partial.is_empty() => continue,
+            None => {
+                let r = CaseReport::from_runs(&case, partial);
+                if sink.store(&r)? {
+                    r.slim()
+                } else {
+                    r
+                }
+            }
+        };
+        kept_cases.push(case);
+        case_reports.push(report);
+    }
+    let cases = kept_cases;
     let keep_rule = match main.retriever.keep_rule() {
         KeepRule::Fused { vector_z, keyword_coverage } => {
             format!("fused: vector z >= {vector_z} or keyword coverage >= {keyword_coverage}")
@@ -277,6 +303,7 @@ pub async fn run_eval(
         verdict: String::new(),
         incomplete,
         model_calls: ModelCallCount::default(),
+        pass_at_k: vec![],
         metrics: vec![],
         handoffs_by_reason: vec![],
         by_tag: BTreeMap::new(),
@@ -321,6 +348,7 @@ pub(crate) fn finish_report(
         "FAIL".into()
     };
     base.model_calls = ModelCallCount::of(&base.cases);
+    base.pass_at_k = super::SuitePassAtK::of(&base.cases, base.repeat);
     base.metrics = gated;
     base.handoffs_by_reason = reasons;
     base.by_tag = by_tag;

@@ -7,6 +7,14 @@
 //! default), else HTTP 403. Requests without `Origin` (non-browser clients)
 //! pass. All sessions share one [`Toolbox`], so tickets from every client land
 //! in the same queue.
+//!
+//! Limits (hyper and rmcp settings): a connection that has not sent a
+//! complete request header within [`HttpOptions::header_timeout`] (an idle
+//! or stalled connection included) is closed; a session idle for
+//! [`HttpOptions::session_idle`] is dropped; at most
+//! [`HttpOptions::max_sessions`] live sessions, beyond which a new session is
+//! answered HTTP 503. Shutdown is graceful: open connections finish their
+//! current request.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -45,7 +53,20 @@ pub struct HttpOptions {
     /// Extra allowed `Host` header values (`host` or `host:port`), added to the
     /// loopback hosts (and to a specific non-loopback bind address).
     pub allowed_hosts: Vec<String>,
+    /// Longest wait for a complete request header, idle keep-alive time included (default 10 s).
+    pub header_timeout: std::time::Duration,
+    /// A session without traffic for this long is dropped (default 120 s).
+    pub session_idle: std::time::Duration,
+    /// Most live sessions; a new one beyond it gets HTTP 503 (default 256).
+    pub max_sessions: usize,
 }
+
+/// Default [`HttpOptions::header_timeout`].
+pub const DEFAULT_HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// Default [`HttpOptions::session_idle`].
+pub const DEFAULT_SESSION_IDLE: std::time::Duration = std::time::Duration::from_secs(120);
+/// Default [`HttpOptions::max_sessions`].
+pub const DEFAULT_MAX_SESSIONS: usize = 256;
 
 impl Default for HttpOptions {
     fn default() -> Self {
@@ -54,6 +75,9 @@ impl Default for HttpOptions {
             allow_non_loopback: false,
             allowed_origins: vec![],
             allowed_hosts: vec![],
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            session_idle: DEFAULT_SESSION_IDLE,
+            max_sessions: DEFAULT_MAX_SESSIONS,
         }
     }
 }
@@ -134,26 +158,101 @@ pub async fn bind_http(
 
     let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts).with_allowed_origins(origins);
     let cancel = config.cancellation_token.clone();
-    let service = StreamableHttpService::new(
-        move || Ok(InquiryServer::new(toolbox.clone())),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = axum::Router::new().nest_service(MCP_PATH, service);
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(options.session_idle);
+    sessions.session_config.init_timeout = Some(options.session_idle.min(std::time::Duration::from_secs(30)));
+    let sessions = Arc::new(sessions);
+    let service = StreamableHttpService::new(move || Ok(InquiryServer::new(toolbox.clone())), sessions.clone(), config);
+    let max_sessions = options.max_sessions.max(1);
+    let router = axum::Router::new().nest_service(MCP_PATH, service).layer(axum::middleware::from_fn(
+        move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let sessions = sessions.clone();
+            async move {
+                // A request without a session id opens a session: refuse it when full.
+                let opens =
+                    request.method() == axum::http::Method::POST && !request.headers().contains_key("mcp-session-id");
+                if opens && sessions.sessions.read().await.len() >= max_sessions {
+                    use axum::response::IntoResponse as _;
+                    return (
+                        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                        [(axum::http::header::RETRY_AFTER, "30")],
+                        format!("too many open MCP sessions (at most {max_sessions}); close one or try again later"),
+                    )
+                        .into_response();
+                }
+                next.run(request).await
+            }
+        },
+    ));
 
     let listener = tokio::net::TcpListener::bind(bind).await.with_context(|| format!("cannot listen on {bind}"))?;
     let local = listener.local_addr().context("bound address")?;
+    let header_timeout = options.header_timeout;
     let task = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                // Ends open sessions and their SSE streams, so graceful shutdown can finish.
-                cancel.cancel();
-            })
-            .await
-            .context("MCP HTTP server failed")
+        serve_connections(listener, router, header_timeout, async move {
+            shutdown.await;
+            // Ends open sessions and their SSE streams, so graceful shutdown can finish.
+            cancel.cancel();
+        })
+        .await
     });
     Ok((local, task))
+}
+
+/// Accepts connections and serves each with hyper's HTTP/1 server, whose
+/// header read timeout also closes idle and stalled connections. After
+/// `shutdown`, no new connection is accepted and open ones are shut down
+/// gracefully (their current request finishes).
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    header_timeout: std::time::Duration,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait, do not spin or stop serving.
+                    tracing::warn!("accepting a connection failed: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let mut stop = stop_rx.clone();
+        connections.spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .with_upgrades();
+            tokio::pin!(connection);
+            let stopping = tokio::select! {
+                result = connection.as_mut() => {
+                    if let Err(e) = result {
+                        tracing::debug!("MCP HTTP connection ended: {e}");
+                    }
+                    false
+                }
+                () = async move { let _ = stop.wait_for(|s| *s).await; } => true,
+            };
+            if stopping {
+                connection.as_mut().graceful_shutdown();
+                let _ = connection.await;
+            }
+        });
+        while connections.try_join_next().is_some() {}
+    }
+    let _ = stop_tx.send(true);
+    while connections.join_next().await.is_some() {}
+    Ok(())
 }
 
 /// Serves MCP over Streamable HTTP at `http://<bind>/mcp` until `shutdown`

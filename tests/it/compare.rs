@@ -58,6 +58,7 @@ fn run_with_flips(broken: &[&str], repeat: usize, out: &Path, name: &str) -> Pat
             Some(judge),
             &Silent,
             never_interrupted(),
+            &inquiry::eval::InMemory,
         ))
         .unwrap();
     let dest = report_set::destination(Some(out), name, chrono::Utc::now()).unwrap();

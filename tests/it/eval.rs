@@ -105,6 +105,7 @@ fn run(setup: &EvalSetup, factory: ModelFactory) -> EvalReport {
         Some(judge),
         &Silent,
         inquiry::eval::never_interrupted(),
+        &inquiry::eval::InMemory,
     ))
     .unwrap()
 }

@@ -469,3 +469,85 @@ fn stdio_server_speaks_only_json_rpc_on_stdout() {
     assert!(status.success(), "exit {status:?}; stderr:\n{logs}");
     assert!(!logs.is_empty(), "RUST_LOG=debug logs go to stderr");
 }
+
+/// Reads until the peer closes; true when it closed within `within`.
+async fn closed_within(stream: &mut tokio::net::TcpStream, within: Duration) -> bool {
+    let mut buf = [0u8; 1024];
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defect_7_idle_and_stalled_http_connections_are_closed() {
+    let options = HttpOptions { header_timeout: Duration::from_millis(300), ..HttpOptions::loopback(0) };
+    let server = HttpServer::start_with(toolbox(), options).await;
+    // Connected, and never a byte sent.
+    let mut idle = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    // Stopped in the middle of its headers.
+    let mut stalled = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stalled.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl").await.unwrap();
+    assert!(closed_within(&mut idle, Duration::from_secs(5)).await, "an idle connection stays open");
+    assert!(closed_within(&mut stalled, Duration::from_secs(5)).await, "a stalled connection stays open");
+    // A normal request still works.
+    assert_eq!(raw_initialize(server.addr, "127.0.0.1", &[]).await, 200);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defect_7_live_sessions_are_capped_with_503() {
+    let options = HttpOptions { max_sessions: 2, ..HttpOptions::loopback(0) };
+    let server = HttpServer::start_with(toolbox(), options).await;
+    assert_eq!(raw_initialize(server.addr, "127.0.0.1", &[]).await, 200);
+    assert_eq!(raw_initialize(server.addr, "127.0.0.1", &[]).await, 200);
+    assert_eq!(raw_initialize(server.addr, "127.0.0.1", &[]).await, 503, "a third live session is refused");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defect_7_idle_sessions_are_dropped() {
+    let options = HttpOptions { max_sessions: 1, session_idle: Duration::from_millis(400), ..HttpOptions::loopback(0) };
+    let server = HttpServer::start_with(toolbox(), options).await;
+    assert_eq!(raw_initialize(server.addr, "127.0.0.1", &[]).await, 200);
+    assert_eq!(raw_initialize(server.addr, "127.0.0.1", &[]).await, 503);
+    // The abandoned session expires, which frees its place.
+    let started = tokio::time::Instant::now();
+    loop {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if raw_initialize(server.addr, "127.0.0.1", &[]).await == 200 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the idle session was never dropped");
+    }
+    server.stop().await;
+}
+
+#[test]
+fn defect_7_sigterm_shuts_the_http_server_down_gracefully() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inquiry"))
+        .args(["serve-mcp", "--http", "--bind", "127.0.0.1:0", "--no-cache"])
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("serving MCP") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server exited before serving");
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
+    let status = rx.recv_timeout(Duration::from_secs(10)).expect("the server stops within 10 s").unwrap();
+    assert_eq!(status.code(), Some(0), "a graceful shutdown exits 0, not by the signal: {status:?}");
+}
