@@ -193,10 +193,25 @@ pub fn escape_for_terminal(s: &str, max_chars: usize) -> String {
 /// # Errors
 /// "expected a string, found null".
 pub fn non_null_string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    match Option::<String>::deserialize(d)? {
-        Some(s) => Ok(s),
-        None => Err(serde::de::Error::custom("expected a string, found null")),
+    // A visitor, so the error is raised inside the field's deserializer and
+    // error paths name the field (`.[0].inquiry`), not only its parent.
+    struct NonNull;
+    impl<'de> serde::de::Visitor<'de> for NonNull {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<String, E> {
+            Err(E::custom("expected a string, found null"))
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<String, E> {
+            Err(E::custom("expected a string, found null"))
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<String, D2::Error> {
+            String::deserialize(d)
+        }
     }
+    d.deserialize_option(NonNull)
 }
 
 #[cfg(test)]

@@ -421,15 +421,35 @@ impl JsonToolResult {
     }
 }
 
+fn kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
 /// Calls a tool by name with JSON arguments: decode, run, encode. Invalid
 /// arguments and unknown tool names are error results with a hint, like any
 /// other tool failure.
 pub fn call_json(toolbox: &Toolbox, name: &str, arguments: serde_json::Value) -> JsonToolResult {
     fn decode<T: serde::de::DeserializeOwned>(name: &str, args: serde_json::Value) -> Result<T, ToolError> {
         let args = if args.is_null() { serde_json::json!({}) } else { args };
-        serde_json::from_value(args).map_err(|e| {
+        if !args.is_object() {
+            return Err(ToolError::new(
+                format!("invalid arguments for {name}: expected a JSON object of named arguments, got {}", kind(&args)),
+                format!("call {name} with an object such as {{\"id\": \"HH-1001\"}}"),
+            ));
+        }
+        // The path names the argument at fault (`maxPrice: invalid type …`).
+        serde_path_to_error::deserialize(args).map_err(|e| {
+            let at = e.path().to_string();
+            let at = if at == "." { String::new() } else { format!("{at}: ") };
             ToolError::new(
-                format!("invalid arguments for {name}: {e}"),
+                format!("invalid arguments for {name}: {at}{}", e.inner()),
                 format!("call {name} with arguments that match its input schema"),
             )
         })

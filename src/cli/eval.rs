@@ -223,7 +223,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let factory: ModelFactory = Arc::new(move |_, _| model.clone());
     let progress = EvalProgress::new();
     // Traces go to the staged report set as cases finish, not all at the end.
-    let traces = report::StagedTraces::begin(&dest)?;
+    let traces = report::StagedTraces::new(&dest);
     let result = runtime()?.block_on(run_eval(
         &setup,
         Arc::new(crate::app::McpAgentRunner),
@@ -234,7 +234,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         super::interrupt_signal(),
         &traces,
     ))?;
-    let written = report::finish_set(traces.into_staging(), &result)?;
+    let written = report::finish_set(traces.into_staging()?, &result)?;
     if let Some(path) = &args.junit {
         report::write_atomic(path, report::render_junit(&result)?.as_bytes())?;
     }

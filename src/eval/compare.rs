@@ -39,7 +39,7 @@ pub fn load_report(path: &Path) -> anyhow::Result<LoadedReport> {
     } else {
         (path.parent().map(Path::to_owned).unwrap_or_default(), path.to_owned())
     };
-    let text = crate::text_file::read(&json).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let text = crate::text_file::read(&json).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
     let value: serde_json::Value =
         crate::json_file::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
     let schema = value.get("schema").and_then(|s| s.as_str()).unwrap_or("");

@@ -160,7 +160,7 @@ pub fn append(path: &Path, line: &HistoryLine) -> anyhow::Result<()> {
 /// # Errors
 /// An unreadable file, or a malformed line (naming its number).
 pub fn load(path: &Path) -> anyhow::Result<Vec<HistoryLine>> {
-    let text = crate::text_file::read(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let text = crate::text_file::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut out = vec![];
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {

@@ -79,28 +79,42 @@ pub fn write_reports(report: &EvalReport, dest: &super::report_set::Destination)
 
 /// Case traces written into a staged report set while the eval runs (see
 /// [`super::TraceSink`]); [`finish_set`] adds the rest and swaps it in.
+/// The staging directory is created with the first trace, so an eval that
+/// stops on bad input writes nothing.
 #[derive(Debug)]
-pub struct StagedTraces(std::sync::Mutex<super::report_set::Staging>);
+pub struct StagedTraces {
+    dest: super::report_set::Destination,
+    staging: std::sync::Mutex<Option<super::report_set::Staging>>,
+}
 
 impl StagedTraces {
-    /// Starts the staged set for `dest`.
+    /// Traces for the set at `dest`.
+    pub fn new(dest: &super::report_set::Destination) -> Self {
+        Self { dest: dest.clone(), staging: std::sync::Mutex::new(None) }
+    }
+
+    /// The staging set (started now if no trace came), to finish with [`finish_set`].
     ///
     /// # Errors
     /// The output directory cannot be created or written.
-    pub fn begin(dest: &super::report_set::Destination) -> anyhow::Result<Self> {
-        Ok(Self(std::sync::Mutex::new(super::report_set::Staging::begin(dest, "eval")?)))
-    }
-
-    /// The staging set, to finish with [`finish_set`].
-    pub fn into_staging(self) -> super::report_set::Staging {
-        self.0.into_inner().unwrap_or_else(|p| p.into_inner())
+    pub fn into_staging(self) -> anyhow::Result<super::report_set::Staging> {
+        match self.staging.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(s) => Ok(s),
+            None => super::report_set::Staging::begin(&self.dest, "eval"),
+        }
     }
 }
 
 impl super::TraceSink for StagedTraces {
     fn store(&self, case: &super::CaseReport) -> anyhow::Result<bool> {
         let bytes = serde_json::to_string_pretty(case)? + "\n";
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).write(&trace_path(&case.id), bytes.as_bytes())?;
+        let mut guard = self.staging.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.is_none() {
+            *guard = Some(super::report_set::Staging::begin(&self.dest, "eval")?);
+        }
+        if let Some(staging) = guard.as_mut() {
+            staging.write(&trace_path(&case.id), bytes.as_bytes())?;
+        }
         Ok(true)
     }
 }

@@ -43,7 +43,7 @@ pub fn load_stored(path: &Path) -> anyhow::Result<StoredReport> {
     } else {
         (path.parent().map(Path::to_owned).unwrap_or_default(), path.to_owned())
     };
-    let text = crate::text_file::read(&json).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let text = crate::text_file::read(&json).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
     let head: serde_json::Value =
         crate::json_file::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
     let schema = head.get("schema").and_then(|s| s.as_str()).unwrap_or("");
@@ -60,8 +60,8 @@ pub fn load_stored(path: &Path) -> anyhow::Result<StoredReport> {
             anyhow::bail!("{}: case id `{}` is not a safe file name", json.display(), case.id.escape_debug());
         }
         let trace = dir.join(super::report::trace_path(&case.id));
-        let text =
-            crate::text_file::read(&trace).map_err(|e| anyhow::anyhow!("{e} (the trace of case {})", case.id))?;
+        let text = crate::text_file::read(&trace)
+            .map_err(|e| anyhow::anyhow!("{}: {e} (the trace of case {})", trace.display(), case.id))?;
         let full: CaseReport =
             serde_json::from_str(&text).with_context(|| format!("{}: not a readable case trace", trace.display()))?;
         if full.id != case.id {

@@ -1,6 +1,7 @@
 //! Integration tests: one binary, one module per area.
 
 mod agent;
+mod bad_inputs;
 mod calibrate;
 mod catalogue_errors;
 mod cli;
