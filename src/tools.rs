@@ -355,7 +355,7 @@ impl Toolbox {
         if let Some(email) = email {
             if !looks_like_email(email) {
                 return Err(ToolError::new(
-                    format!("contactEmail \"{email}\" is not an e-mail address"),
+                    format!("contactEmail \"{}\" is not an e-mail address", echo(email)),
                     "give an address like name@example.org, or null",
                 ));
             }
@@ -421,6 +421,12 @@ impl JsonToolResult {
     }
 }
 
+/// A caller's value as quoted back in an error: control characters escaped,
+/// at most 80 characters (a 1 MB id must not come back as a 2 MB reply).
+fn echo(s: &str) -> String {
+    crate::text_file::escape_for_terminal(s, 80)
+}
+
 fn kind(v: &serde_json::Value) -> &'static str {
     match v {
         serde_json::Value::Null => "null",
@@ -449,7 +455,12 @@ pub fn call_json(toolbox: &Toolbox, name: &str, arguments: serde_json::Value) ->
             let at = e.path().to_string();
             let at = if at == "." { String::new() } else { format!("{at}: ") };
             ToolError::new(
-                format!("invalid arguments for {name}: {at}{}", e.inner()),
+                // serde quotes the offending value in full: cap it like every echo.
+                format!(
+                    "invalid arguments for {name}: {}{}",
+                    echo(&at),
+                    crate::text_file::escape_for_terminal(&e.inner().to_string(), 300)
+                ),
                 format!("call {name} with arguments that match its input schema"),
             )
         })
@@ -465,9 +476,10 @@ pub fn call_json(toolbox: &Toolbox, name: &str, arguments: serde_json::Value) ->
         "hand_off_to_human" => {
             decode(name, arguments).and_then(|i| toolbox.hand_off_to_human(&i)).map(|o| JsonToolResult::ok(&o))
         }
-        other => {
-            Err(ToolError::new(format!("unknown tool \"{other}\""), format!("use one of: {}", TOOL_NAMES.join(", "))))
-        }
+        other => Err(ToolError::new(
+            format!("unknown tool \"{}\"", echo(other)),
+            format!("use one of: {}", TOOL_NAMES.join(", ")),
+        )),
     };
     result.unwrap_or_else(|e| JsonToolResult::err(&e))
 }

@@ -45,7 +45,22 @@ pub fn run(args: ToolArgs) -> anyhow::Result<ExitCode> {
             crate::text_file::escape_for_terminal(&args.arguments, 200)
         )
     })?;
-    let toolbox = Knowledge::load(&args.data, args.overlay.as_deref(), &args.retrieval.config())?.toolbox();
+    // Only search_knowledge needs the retrieval index; building it is most of
+    // the start-up time on a large catalogue (10,000 listings: seconds), so
+    // the other tools run on the catalogue alone.
+    let toolbox = if args.name == "search_knowledge" {
+        Knowledge::load(&args.data, args.overlay.as_deref(), &args.retrieval.config())?.toolbox()
+    } else {
+        let mut catalogue = crate::catalogue::Catalogue::load(&args.data)?;
+        if let Some(dir) = &args.overlay {
+            catalogue = catalogue.with_overlay(dir)?;
+        }
+        crate::tools::Toolbox::new(
+            std::sync::Arc::new(catalogue),
+            std::sync::Arc::new(crate::tools::NoKnowledgeIndex),
+            std::sync::Arc::new(crate::handoff::HandoffQueue::new()),
+        )
+    };
     let result = crate::tools::call_json(&toolbox, &args.name, json);
     // A tool error is the caller's input being rejected: a usage error (2).
     // The error object still goes to stdout, as the tool returned it.

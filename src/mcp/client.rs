@@ -91,7 +91,7 @@ impl InProcessClient {
     pub async fn call_tool(&self, name: &str, arguments: Value) -> anyhow::Result<JsonToolResult> {
         if !TOOL_NAMES.contains(&name) {
             return Ok(tool_error(
-                format!("unknown tool \"{name}\""),
+                format!("unknown tool \"{}\"", crate::text_file::escape_for_terminal(name, 80)),
                 format!("use one of: {}", TOOL_NAMES.join(", ")),
             ));
         }

@@ -359,3 +359,58 @@ fn item_15_an_absurd_timeout_says_what_is_accepted() {
     let err = inquiry::providers::http_config(&env).unwrap_err().to_string();
     assert!(err.contains("at most 86400"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item_13_over_mcp_a_huge_argument_is_not_echoed_in_full() {
+    let client = inquiry::mcp::InProcessClient::connect(crate::support::toolbox()).await.unwrap();
+    let huge = "X".repeat(1_000_000);
+    for (tool, args) in [
+        ("get_listing", serde_json::json!({"id": huge})),
+        ("search_listings", serde_json::json!({"maxPrice": huge})),
+        (
+            "hand_off_to_human",
+            serde_json::json!({"reason": "complaint", "summary": "The heating is broken again.", "contactEmail": huge}),
+        ),
+        (huge.as_str(), serde_json::json!({})),
+    ] {
+        let result = client.call_tool(tool, args).await.unwrap();
+        assert!(result.is_error, "{}", &tool[..tool.len().min(20)]);
+        let size = result.value.to_string().len();
+        assert!(size < 2_000, "{}: a 1 MB argument came back as {size} bytes", &tool[..tool.len().min(20)]);
+    }
+    client.close().await;
+}
+
+#[test]
+fn item_15_tools_other_than_search_knowledge_do_not_build_the_index() {
+    // 3,000 listings: the catalogue loads in well under a second; the index
+    // would take seconds. Here only correctness is asserted (timings are in
+    // the note, measured with /usr/bin/time).
+    let cat = temp_catalogue();
+    let base: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(cat.path().join("listings.json")).unwrap()).unwrap();
+    let mut many = vec![];
+    for a in b'A'..=b'Z' {
+        for n in 0..116 {
+            let mut l = base[many.len() % base.len()].clone();
+            l["id"] = format!("{}Q-{}", a as char, 1000 + n).into();
+            many.push(l);
+        }
+    }
+    std::fs::write(cat.path().join("listings.json"), serde_json::to_string(&many).unwrap()).unwrap();
+    let data = cat.path().to_str().unwrap();
+    let (code, out, err) = repo(&["tool", "get_listing", r#"{"id": "CQ-1007"}"#, "--data", data]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("\"CQ-1007\""), "{out}");
+    // A bad retrieval setting does not matter to a tool that does not search.
+    let (code, _, err) = repo(&[
+        "tool",
+        "search_listings",
+        r#"{"city": "Hamburg"}"#,
+        "--data",
+        data,
+        "--retrieval-thresholds",
+        "/nonexistent.json",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+}
