@@ -146,3 +146,55 @@ fn parse_alpha(s: &str) -> Result<f64, String> {
     }
     Ok(v)
 }
+
+/// Judge flags shared by `eval` and `rescore`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct JudgeArgs {
+    /// Judge: `rules` (offline, default), `llm` (needs --judge-model) or `none`.
+    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "none"])]
+    pub judge: String,
+    /// Model of the LLM judge: `anthropic:<id>` or `openai:<id>`.
+    #[arg(long, value_name = "MODEL")]
+    pub judge_model: Option<String>,
+    /// Base URL of the judge model's provider.
+    #[arg(long, value_name = "URL")]
+    pub judge_base_url: Option<String>,
+    /// Judge rubric templates.
+    #[arg(long, default_value = "rubrics", value_name = "DIR")]
+    pub rubrics: PathBuf,
+}
+
+impl JudgeArgs {
+    /// The LLM judge's model spec, when `--judge llm`.
+    pub fn llm_model(&self) -> Option<&str> {
+        if self.judge == "llm" {
+            self.judge_model.as_deref()
+        } else {
+            None
+        }
+    }
+
+    /// The judge these flags name; an LLM judge calls its model through `cache`.
+    ///
+    /// # Errors
+    /// `--judge llm` without `--judge-model`, a provider without its settings,
+    /// or unreadable rubric templates.
+    pub fn judge(
+        &self,
+        cache: crate::providers::CacheSettings,
+    ) -> anyhow::Result<Option<std::sync::Arc<dyn crate::eval::judge::Judge>>> {
+        use anyhow::Context as _;
+        Ok(match self.judge.as_str() {
+            "none" => None,
+            "rules" => Some(std::sync::Arc::new(crate::eval::judge::RuleJudge)),
+            _ => {
+                let spec = self
+                    .judge_model
+                    .as_deref()
+                    .context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
+                let model = crate::app::model_client_cached(spec, self.judge_base_url.as_deref(), cache)?;
+                Some(std::sync::Arc::new(crate::eval::judge::LlmJudge::load(model, &self.rubrics)?))
+            }
+        })
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use super::args::{CacheArgs, GateArgs, LimitArgs, RetrievalArgs};
+use super::args::{CacheArgs, GateArgs, JudgeArgs, LimitArgs, RetrievalArgs};
 use super::{decided, runtime};
 use crate::app::{model_client_cached, model_client_with};
 use crate::eval::RunStatus;
@@ -65,24 +65,15 @@ pub struct EvalArgs {
     /// written with `--out reports`.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Judge: `rules` (offline, default), `llm` (needs --judge-model) or `none`.
-    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "none"])]
-    pub judge: String,
-    /// Model of the LLM judge: `anthropic:<id>` or `openai:<id>`.
-    #[arg(long, value_name = "MODEL")]
-    pub judge_model: Option<String>,
-    /// Judge rubric templates.
-    #[arg(long, default_value = "rubrics", value_name = "DIR")]
-    pub rubrics: PathBuf,
+    /// The judge.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
     /// Agent model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
     #[arg(long, default_value = "demo")]
     pub model: String,
     /// Base URL of the agent model's provider (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
-    /// Base URL of the judge model's provider.
-    #[arg(long, value_name = "URL")]
-    pub judge_base_url: Option<String>,
     /// Runs per case (pass rate per case, pass^N for critical cases, flaky list).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repeat: u32,
@@ -182,24 +173,15 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
         None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
     };
-    let judge_spec = if args.judge == "llm" { args.judge_model.as_deref() } else { None };
+    let judge_spec = args.judge.llm_model();
     // Check the model settings (keys, URLs) before a cache directory is created for them.
     model_client_with(&args.model, args.base_url.as_deref())?;
     if let Some(spec) = judge_spec {
-        model_client_with(spec, args.judge_base_url.as_deref())?;
+        model_client_with(spec, args.judge.judge_base_url.as_deref())?;
     }
     let cache = args.cache.settings(&[args.model.as_str(), judge_spec.unwrap_or("")])?;
     let model = model_client_cached(&args.model, args.base_url.as_deref(), cache.clone())?;
-    let judge: Option<Arc<dyn crate::eval::judge::Judge>> = match args.judge.as_str() {
-        "none" => None,
-        "rules" => Some(Arc::new(crate::eval::judge::RuleJudge)),
-        _ => {
-            let spec =
-                args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
-            let judge_model = model_client_cached(spec, args.judge_base_url.as_deref(), cache.clone())?;
-            Some(Arc::new(crate::eval::judge::LlmJudge::load(judge_model, &args.rubrics)?))
-        }
-    };
+    let judge = args.judge.judge(cache.clone())?;
     let setup = EvalSetup {
         data: args.data.clone(),
         cases_dir: args.cases_dir.clone(),
@@ -271,7 +253,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &args.history {
         let hash = crate::eval::history::inputs_hash(
-            &[&args.cases_dir, &args.rubrics, &args.data],
+            &[&args.cases_dir, &args.judge.rubrics, &args.data],
             &[crate::agent::SYSTEM_PROMPT],
         )?;
         crate::eval::history::append(path, &crate::eval::history::HistoryLine::of(&result, hash))?;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::decided;
-use crate::eval::{report, report_set, Known};
+use crate::eval::{report, report_set};
 
 /// Arguments of `inquiry merge`.
 #[derive(Debug, clap::Args)]
@@ -41,10 +41,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     let parts =
         args.reports.iter().map(|p| crate::eval::rescore::load_stored(p)).collect::<anyhow::Result<Vec<_>>>()?;
-    let main_ids =
-        crate::catalogue::load_listings(&args.data.join("listings.json"))?.into_iter().map(|l| l.id).collect();
-    let known = Known::new(main_ids, &args.fixtures)?;
-    let suite = crate::eval::case::load_cases(&args.cases_dir, &known)?;
+    let suite = crate::eval::load_suite(&args.cases_dir, &args.data, &args.fixtures)?;
     let merged = crate::eval::merge::merge(&parts, &suite, &thresholds, &args.name)?;
     let written = report::write_reports(&merged, &dest)?;
     eprint!("{}", report::render_terminal(&merged));

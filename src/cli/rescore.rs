@@ -4,15 +4,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use anyhow::Context;
-
-use super::args::CacheArgs;
+use super::args::{CacheArgs, JudgeArgs};
 use super::{decided, runtime};
-use crate::app::{model_client_cached, model_client_with};
 use crate::eval::rescore::{load_stored, rescore};
-use crate::eval::{report, report_set, Known};
+use crate::eval::{report, report_set};
 
 /// Arguments of `inquiry rescore`.
 #[derive(Debug, clap::Args)]
@@ -35,18 +31,9 @@ pub struct RescoreArgs {
     /// Price table; default prices.json when present.
     #[arg(long, value_name = "FILE")]
     pub prices: Option<PathBuf>,
-    /// Judge: `rules` (default), `llm` (needs --judge-model) or `none`.
-    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "none"])]
-    pub judge: String,
-    /// Model of the LLM judge.
-    #[arg(long, value_name = "MODEL")]
-    pub judge_model: Option<String>,
-    /// Base URL of the judge model's provider.
-    #[arg(long, value_name = "URL")]
-    pub judge_base_url: Option<String>,
-    /// Judge rubric templates.
-    #[arg(long, default_value = "rubrics", value_name = "DIR")]
-    pub rubrics: PathBuf,
+    /// The judge.
+    #[command(flatten)]
+    pub judge: JudgeArgs,
     /// Name of the new report set.
     #[arg(long, default_value = "rescore")]
     pub name: String,
@@ -74,21 +61,14 @@ pub fn run(args: RescoreArgs) -> anyhow::Result<ExitCode> {
         Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
         None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
     };
-    let listings = args.data.join("listings.json");
-    let main_ids = crate::catalogue::load_listings(&listings)?.into_iter().map(|l| l.id).collect();
-    let known = Known::new(main_ids, &args.fixtures)?;
-    let current = crate::eval::case::load_cases(&args.cases_dir, &known)?;
-    let judge: Option<Arc<dyn crate::eval::judge::Judge>> = match args.judge.as_str() {
-        "none" => None,
-        "rules" => Some(Arc::new(crate::eval::judge::RuleJudge)),
-        _ => {
-            let spec =
-                args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
-            model_client_with(spec, args.judge_base_url.as_deref())?;
-            let cache = args.cache.settings(&[spec])?;
-            let model = model_client_cached(spec, args.judge_base_url.as_deref(), cache)?;
-            Some(Arc::new(crate::eval::judge::LlmJudge::load(model, &args.rubrics)?))
+    let current = crate::eval::load_suite(&args.cases_dir, &args.data, &args.fixtures)?;
+    let judge = match args.judge.llm_model() {
+        Some(spec) => {
+            // Check the model settings before a cache directory is created for them.
+            crate::app::model_client_with(spec, args.judge.judge_base_url.as_deref())?;
+            args.judge.judge(args.cache.settings(&[spec])?)?
         }
+        None => args.judge.judge(crate::providers::CacheSettings::off())?,
     };
     let done = runtime()?.block_on(rescore(&stored.report, &current, judge, &thresholds, &prices, &args.name));
     let written = report::write_reports(&done.report, &dest)?;

@@ -20,7 +20,7 @@ pub mod rescore;
 mod runner;
 pub mod schema;
 
-pub use runner::{run_eval, select_cases, Known};
+pub use runner::{load_suite, run_eval, select_cases, Known};
 
 /// An interrupt that never comes.
 pub fn never_interrupted() -> Interrupt {

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
 use std::sync::Arc;
 
 use anyhow::Context as _;
@@ -19,7 +20,7 @@ use super::judge::Judge;
 use super::metrics::Thresholds;
 use super::prices::PriceTable;
 use super::runner::{finish_report, grade_run};
-use super::{CaseItems, CaseReport, CaseRun, CaseStatus, EvalReport, RunStatus, REPORT_SCHEMA};
+use super::{CaseItems, CaseReport, CaseRun, CaseStatus, EvalReport, RunStatus};
 use crate::agent::{ForcedCause, Outcome};
 
 /// A stored report set, with every case's full runs from its trace file.
@@ -38,23 +39,8 @@ pub struct StoredReport {
 /// A missing or unreadable file, a report of another schema, a case id that
 /// is not a safe file name, or a trace that does not belong to the report.
 pub fn load_stored(path: &Path) -> anyhow::Result<StoredReport> {
-    let (dir, json) = if path.is_dir() {
-        (path.to_owned(), path.join("report.json"))
-    } else {
-        (path.parent().map(Path::to_owned).unwrap_or_default(), path.to_owned())
-    };
-    let text = crate::text_file::read(&json).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
-    let head: serde_json::Value =
-        crate::json_file::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
-    let schema = head.get("schema").and_then(|s| s.as_str()).unwrap_or("");
-    if schema != REPORT_SCHEMA {
-        anyhow::bail!(
-            "{}: schema `{schema}`; expected `{REPORT_SCHEMA}` (a report.json written by `inquiry eval`)",
-            json.display()
-        );
-    }
-    let mut report: EvalReport = serde_json::from_value(head)
-        .map_err(|e| anyhow::anyhow!("{}: not a readable eval report: {e}", json.display()))?;
+    let super::compare::LoadedReport { mut report, dir } = super::compare::load_report(path)?;
+    let json = dir.join("report.json");
     for case in &mut report.cases {
         if !crate::text_file::is_safe_id(&case.id) {
             anyhow::bail!("{}: case id `{}` is not a safe file name", json.display(), case.id.escape_debug());

@@ -74,6 +74,18 @@ fn overlay_ids(fixtures: &Path) -> anyhow::Result<HashMap<String, Vec<String>>> 
     Ok(out)
 }
 
+/// Loads every case of `cases_dir`, checking listing ids against the catalogue
+/// in `data` (its listings.json only: no index is built) and the overlays
+/// under `fixtures`. Used where stored runs meet the current suite (rescore, merge).
+///
+/// # Errors
+/// An unreadable catalogue or overlay, or a case file error.
+pub fn load_suite(cases_dir: &Path, data: &Path, fixtures: &Path) -> anyhow::Result<Vec<LoadedCase>> {
+    let main_ids = crate::catalogue::load_listings(&data.join("listings.json"))?.into_iter().map(|l| l.id).collect();
+    let known = Known::new(main_ids, fixtures)?;
+    Ok(load_cases(cases_dir, &known)?)
+}
+
 /// Loads and selects cases.
 ///
 /// # Errors
@@ -131,6 +143,9 @@ pub fn select_cases(setup: &EvalSetup, main_ids: Vec<String>) -> anyhow::Result<
 /// # Errors
 /// Data, configuration or golden-set errors (exit 2). Agent and judge failures
 /// do not error: they are recorded per run.
+// The parts are independent seams (runner, models, judge, progress, interrupt,
+// trace sink) that tests replace one at a time; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub async fn run_eval(
     setup: &EvalSetup,
     runner: Arc<dyn AgentRunner>,

@@ -135,7 +135,7 @@ fn command(name: &'static str, line: &str, expect: Vec<&'static str>) -> Bad {
 
 fn table() -> Vec<Bad> {
     let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
-    let half = listings()[..listings().len() / 2].as_bytes().to_vec();
+    let half = listings().as_bytes()[..listings().len() / 2].to_vec();
     let mut bom = b"\xEF\xBB\xBF".to_vec();
     bom.extend(listings().replacen("\"price\": 1650", "\"price\": \"a lot\"", 1).into_bytes());
     let bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n";
@@ -265,7 +265,7 @@ fn table() -> Vec<Bad> {
         },
         Bad {
             name: "rescore: trace missing",
-            file: Some(("r/report.json", format!("{{\"schema\": \"inquiry.eval.report/v1\", \"cases\": [{{\"id\": \"x\"}}]}}").into_bytes())),
+            file: Some(("r/report.json", br#"{"schema": "inquiry.eval.report/v1", "cases": [{"id": "x"}]}"#.to_vec())),
             args: args("rescore {dir}/r --out {dir}/out"),
             expect: vec!["report.json"],
             catalogue: false,
@@ -363,7 +363,7 @@ mod properties {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(|n| Value::from(n)),
+            any::<i64>().prop_map(Value::from),
             any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
             ".{0,40}".prop_map(Value::String),
             prop_oneof![Just("HH-1001"), Just("viewing_request"), Just("Hamburg"), Just("")].prop_map(Value::from),
