@@ -218,7 +218,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     ))?;
     let written = report::finish_set(traces.into_staging()?, &result)?;
     if let Some(path) = &args.junit {
-        report::write_atomic(path, report::render_junit(&result)?.as_bytes())?;
+        report::write_atomic(path, crate::eval::junit::render_junit(&result)?.as_bytes())?;
     }
     if let Some(summary) = &step_summary {
         let mut f = std::fs::OpenOptions::new()

@@ -283,7 +283,7 @@ fn provider_failure_mid_run_is_unmeasured_not_failed() {
     // The fallback not_answerable ticket would be an extra hand-off if it counted.
     assert_eq!(metric("handoff_precision").value, Some(1.0));
     assert_eq!(report.infrastructure_failure(), None, "one unmeasured run is no infrastructure failure");
-    let junit = inquiry::eval::report::render_junit(&report).unwrap();
+    let junit = inquiry::eval::junit::render_junit(&report).unwrap();
     assert!(junit.contains("<error") && junit.contains("unmeasured"), "unmeasured is a JUnit error: {junit}");
 }
 
