@@ -198,3 +198,33 @@ impl JudgeArgs {
         })
     }
 }
+
+/// Where the current suite lives, for commands that meet stored runs with it
+/// (`rescore`, `merge`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct SuiteArgs {
+    /// Case directory (or one case file).
+    #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
+    pub cases_dir: PathBuf,
+    /// Catalogue directory (case listing ids are checked against it).
+    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
+    pub data: PathBuf,
+    /// Directory of overlay catalogues used by cases.
+    #[arg(long, default_value = "fixtures", value_name = "DIR")]
+    pub fixtures: PathBuf,
+    /// Metric thresholds applied to the new report.
+    #[arg(long, default_value = "thresholds.json", value_name = "FILE")]
+    pub thresholds: PathBuf,
+}
+
+impl SuiteArgs {
+    /// The loaded cases and thresholds.
+    ///
+    /// # Errors
+    /// Case, catalogue or thresholds file errors, naming the file.
+    pub fn load(&self) -> anyhow::Result<(Vec<crate::eval::case::LoadedCase>, crate::eval::metrics::Thresholds)> {
+        let thresholds = crate::eval::metrics::Thresholds::load(&self.thresholds)?;
+        let cases = crate::eval::load_suite(&self.cases_dir, &self.data, &self.fixtures)?;
+        Ok((cases, thresholds))
+    }
+}

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::args::SuiteArgs;
 use super::decided;
 use crate::eval::{report, report_set};
 
@@ -18,18 +19,9 @@ pub struct MergeArgs {
     /// Output directory (default runs/<UTC time>-<name>/).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Case directory the shards ran.
-    #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
-    pub cases_dir: PathBuf,
-    /// Catalogue directory (case listing ids are checked against it).
-    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
-    pub data: PathBuf,
-    /// Directory of overlay catalogues used by cases.
-    #[arg(long, default_value = "fixtures", value_name = "DIR")]
-    pub fixtures: PathBuf,
-    /// Metric thresholds, applied to the merged report.
-    #[arg(long, default_value = "thresholds.json", value_name = "FILE")]
-    pub thresholds: PathBuf,
+    /// The suite the shards ran.
+    #[command(flatten)]
+    pub suite: SuiteArgs,
 }
 
 /// Merges, writes the report set, and exits 0/1 by the thresholds.
@@ -38,10 +30,9 @@ pub struct MergeArgs {
 /// Unreadable reports, shards of different runs, duplicate cases (exit 2).
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
-    let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     let parts =
         args.reports.iter().map(|p| crate::eval::rescore::load_stored(p)).collect::<anyhow::Result<Vec<_>>>()?;
-    let suite = crate::eval::load_suite(&args.cases_dir, &args.data, &args.fixtures)?;
+    let (suite, thresholds) = args.suite.load()?;
     let merged = crate::eval::merge::merge(&parts, &suite, &thresholds, &args.name)?;
     let written = report::write_reports(&merged, &dest)?;
     eprint!("{}", report::render_terminal(&merged));

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{CacheArgs, JudgeArgs};
+use super::args::{CacheArgs, JudgeArgs, SuiteArgs};
 use super::{decided, runtime};
 use crate::eval::rescore::{load_stored, rescore};
 use crate::eval::{report, report_set};
@@ -16,18 +16,9 @@ pub struct RescoreArgs {
     /// The stored run: a report set directory or its report.json.
     #[arg(value_name = "RUN")]
     pub run: PathBuf,
-    /// Case directory (the current items are graded).
-    #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
-    pub cases_dir: PathBuf,
-    /// Catalogue directory (case listing ids are checked against it).
-    #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
-    pub data: PathBuf,
-    /// Directory of overlay catalogues used by cases.
-    #[arg(long, default_value = "fixtures", value_name = "DIR")]
-    pub fixtures: PathBuf,
-    /// Metric thresholds.
-    #[arg(long, default_value = "thresholds.json", value_name = "FILE")]
-    pub thresholds: PathBuf,
+    /// The current suite (its items are graded).
+    #[command(flatten)]
+    pub suite: SuiteArgs,
     /// Price table; default prices.json when present.
     #[arg(long, value_name = "FILE")]
     pub prices: Option<PathBuf>,
@@ -56,12 +47,11 @@ pub struct RescoreArgs {
 pub fn run(args: RescoreArgs) -> anyhow::Result<ExitCode> {
     let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
     let stored = load_stored(&args.run)?;
-    let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     let prices = match &args.prices {
         Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
         None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
     };
-    let current = crate::eval::load_suite(&args.cases_dir, &args.data, &args.fixtures)?;
+    let (current, thresholds) = args.suite.load()?;
     let judge = match args.judge.llm_model() {
         Some(spec) => {
             // Check the model settings before a cache directory is created for them.
@@ -75,7 +65,7 @@ pub fn run(args: RescoreArgs) -> anyhow::Result<ExitCode> {
     eprint!("{}", report::render_terminal(&done.report));
     eprintln!("rescored {} → {}", stored.dir.display(), written.dir.display());
     for id in &done.removed {
-        eprintln!("note: case {id} is no longer in {}; left out", args.cases_dir.display());
+        eprintln!("note: case {id} is no longer in {}; left out", args.suite.cases_dir.display());
     }
     for id in &done.items_changed {
         eprintln!(
