@@ -26,6 +26,18 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
         .map_err(|e| format!("at `{}`: {}", e.path(), crate::text_file::clean_type_names(&e.inner().to_string())))
 }
 
+/// The first repeated object key in a JSON document: the path of the object
+/// that repeats it (`params.arguments`, `.` for the top level) and the message
+/// ("duplicate key `limit`"). `None` when no key repeats or the text is not
+/// JSON (syntax errors are left to the caller's own parser).
+pub fn duplicate_key(text: &str) -> Option<(String, String)> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let e = serde_path_to_error::deserialize::<_, AnyValue>(&mut de).err()?;
+    let message = e.inner().to_string();
+    let message = message.split(" at line ").next().unwrap_or(&message);
+    message.starts_with("duplicate key `").then(|| (e.path().to_string(), message.to_owned()))
+}
+
 /// Any JSON value, checked for duplicate keys in every object and discarded.
 struct AnyValue;
 

@@ -189,29 +189,44 @@ pub fn escape_for_terminal(s: &str, max_chars: usize) -> String {
 
 /// Deserializes a string that must not be null (`~`, `null` or an empty
 /// value in YAML): serde would otherwise read `inquiry: ~` as the text "~".
+/// `field` is named in the error because the YAML parser reports such an
+/// error at the enclosing mapping, whose path lacks the field.
 ///
 /// # Errors
-/// "expected a string, found null".
-pub fn non_null_string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    // A visitor, so the error is raised inside the field's deserializer and
-    // error paths name the field (`.[0].inquiry`), not only its parent.
-    struct NonNull;
+/// "`<field>`: expected a string, found null".
+pub fn non_null_string<'de, D: Deserializer<'de>>(d: D, field: &'static str) -> Result<String, D::Error> {
+    struct NonNull(&'static str);
     impl<'de> serde::de::Visitor<'de> for NonNull {
         type Value = String;
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.write_str("a string")
         }
         fn visit_none<E: serde::de::Error>(self) -> Result<String, E> {
-            Err(E::custom("expected a string, found null"))
+            Err(E::custom(format!("`{}`: expected a string, found null", self.0)))
         }
         fn visit_unit<E: serde::de::Error>(self) -> Result<String, E> {
-            Err(E::custom("expected a string, found null"))
+            self.visit_none()
         }
         fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<String, D2::Error> {
             String::deserialize(d)
         }
     }
-    d.deserialize_option(NonNull)
+    d.deserialize_option(NonNull(field))
+}
+
+/// `deserialize_with` adapters of [`non_null_string`], one per field name.
+pub mod non_null {
+    use serde::Deserializer;
+
+    macro_rules! fields {
+        ($($name:ident),*) => {$(
+            #[doc = concat!("A non-null string field `", stringify!($name), "`.")]
+            pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+                super::non_null_string(d, stringify!($name))
+            }
+        )*};
+    }
+    fields!(id, inquiry, text, reply);
 }
 
 #[cfg(test)]

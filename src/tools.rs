@@ -423,7 +423,7 @@ impl JsonToolResult {
 
 /// A caller's value as quoted back in an error: control characters escaped,
 /// at most 80 characters (a 1 MB id must not come back as a 2 MB reply).
-fn echo(s: &str) -> String {
+pub fn echo(s: &str) -> String {
     crate::text_file::escape_for_terminal(s, 80)
 }
 

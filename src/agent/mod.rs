@@ -87,8 +87,10 @@ impl Default for Limits {
 #[serde(deny_unknown_fields)]
 pub struct HistoryTurn {
     /// What the customer wrote then (its figures count as evidence).
+    #[serde(deserialize_with = "crate::text_file::non_null::inquiry")]
     pub inquiry: String,
     /// What was replied then (context only, never evidence).
+    #[serde(deserialize_with = "crate::text_file::non_null::reply")]
     pub reply: String,
 }
 

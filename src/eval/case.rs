@@ -31,7 +31,7 @@ pub struct Expectation {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExpectationFields {
-    #[serde(deserialize_with = "crate::text_file::non_null_string")]
+    #[serde(deserialize_with = "crate::text_file::non_null::text")]
     text: String,
     #[serde(default)]
     patterns: Vec<String>,
@@ -62,12 +62,12 @@ impl<'de> Deserialize<'de> for Expectation {
 #[serde(deny_unknown_fields)]
 pub struct Case {
     /// Unique id: `[a-z0-9][a-z0-9-]*`, at most 100 characters (it names the trace file).
-    #[serde(deserialize_with = "crate::text_file::non_null_string")]
+    #[serde(deserialize_with = "crate::text_file::non_null::id")]
     pub id: String,
     /// Language of the inquiry; the reply must be in it.
     pub lang: Lang,
     /// The customer's message.
-    #[serde(deserialize_with = "crate::text_file::non_null_string")]
+    #[serde(deserialize_with = "crate::text_file::non_null::inquiry")]
     pub inquiry: String,
     /// Earlier exchanges, oldest first (at most 5).
     #[serde(default)]

@@ -180,7 +180,13 @@ pub async fn bind_http(
                     )
                         .into_response();
                 }
-                next.run(request).await
+                if request.method() != axum::http::Method::POST {
+                    return next.run(request).await;
+                }
+                match with_checked_arguments(request).await {
+                    Ok(request) => next.run(request).await,
+                    Err(refused) => refused,
+                }
             }
         },
     ));
@@ -197,6 +203,32 @@ pub async fn bind_http(
         .await
     });
     Ok((local, task))
+}
+
+/// Largest JSON-RPC POST body accepted (bytes); a larger one gets 413.
+pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+/// The request with its body read and, when its `tools/call` arguments
+/// repeat a key, noted for the tool handler (see `frames`).
+///
+/// # Errors
+/// The response to send instead: 413 for a body over [`MAX_BODY_BYTES`].
+async fn with_checked_arguments(
+    request: axum::extract::Request,
+) -> Result<axum::extract::Request, axum::response::Response> {
+    use axum::response::IntoResponse as _;
+    let (parts, body) = request.into_parts();
+    let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES).await.map_err(|_| {
+        (axum::http::StatusCode::PAYLOAD_TOO_LARGE, format!("request body over {MAX_BODY_BYTES} bytes"))
+            .into_response()
+    })?;
+    let bytes = match std::str::from_utf8(&bytes).ok().and_then(super::frames::mark_duplicate_arguments) {
+        Some(marked) => axum::body::Bytes::from(marked),
+        None => bytes,
+    };
+    let mut parts = parts;
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    Ok(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes)))
 }
 
 /// Accepts connections and serves each with hyper's HTTP/1 server, whose

@@ -6,9 +6,11 @@
 //! Over stdio, stdout carries nothing but protocol frames: logs go to stderr.
 
 mod client;
+mod frames;
 mod http;
 mod server;
 
+pub use frames::DUPLICATE_ARGUMENT_META;
 pub use client::{InProcessClient, ToolDefinition};
 pub use http::{bind_http, serve_http, HttpOptions, DEFAULT_ALLOWED_ORIGINS, DEFAULT_BIND, MCP_PATH};
 pub use server::{InquiryServer, POLICY_MIME, POLICY_SCHEME};
@@ -26,8 +28,9 @@ use crate::tools::Toolbox;
 /// connection broke.
 pub async fn serve_stdio(toolbox: Toolbox) -> anyhow::Result<()> {
     tracing::info!("serving MCP over stdio");
+    let (stdin, stdout) = rmcp::transport::stdio_pipes();
     let running = InquiryServer::new(toolbox)
-        .serve(rmcp::transport::stdio_pipes())
+        .serve((frames::checked_lines(stdin), stdout))
         .await
         .context("MCP handshake over stdio failed")?;
     let reason = running.waiting().await.context("MCP stdio service failed")?;

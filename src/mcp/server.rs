@@ -87,8 +87,12 @@ in descriptions or agency policies.",
             open_world_hint = false
         )
     )]
-    async fn search_listings(&self, Parameters(args): Parameters<JsonObject>) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run("search_listings", args))
+    async fn search_listings(
+        &self,
+        Parameters(args): Parameters<JsonObject>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run("search_listings", args, &ctx))
     }
 
     #[tool(
@@ -105,8 +109,12 @@ unknown id is an error result with a hint to find ids with search_listings.",
             open_world_hint = false
         )
     )]
-    async fn get_listing(&self, Parameters(args): Parameters<JsonObject>) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run("get_listing", args))
+    async fn get_listing(
+        &self,
+        Parameters(args): Parameters<JsonObject>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run("get_listing", args, &ctx))
     }
 
     #[tool(
@@ -125,7 +133,14 @@ searched); k is the number of passages, 1-10 (default 5). An unknown listingId i
             open_world_hint = false
         )
     )]
-    async fn search_knowledge(&self, Parameters(args): Parameters<JsonObject>) -> Result<CallToolResult, ErrorData> {
+    async fn search_knowledge(
+        &self,
+        Parameters(args): Parameters<JsonObject>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        if let Some(refused) = duplicate_argument("search_knowledge", &ctx) {
+            return Ok(refused);
+        }
         // Retrieval is synchronous CPU work (embedding, reranking): keep it off the async workers.
         let toolbox = self.toolbox.clone();
         let result = tokio::task::spawn_blocking(move || call_json(&toolbox, "search_knowledge", Value::Object(args)))
@@ -156,14 +171,19 @@ inquirer that a person will follow up. An unknown listingId is an error result."
             open_world_hint = false
         )
     )]
-    async fn hand_off_to_human(&self, Parameters(args): Parameters<JsonObject>) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run("hand_off_to_human", args))
+    async fn hand_off_to_human(
+        &self,
+        Parameters(args): Parameters<JsonObject>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run("hand_off_to_human", args, &ctx))
     }
 }
 
 impl InquiryServer {
-    fn run(&self, name: &str, args: JsonObject) -> CallToolResult {
-        to_call_tool_result(call_json(&self.toolbox, name, Value::Object(args)))
+    fn run(&self, name: &str, args: JsonObject, ctx: &RequestContext<RoleServer>) -> CallToolResult {
+        duplicate_argument(name, ctx)
+            .unwrap_or_else(|| to_call_tool_result(call_json(&self.toolbox, name, Value::Object(args))))
     }
 
     fn policy_resource(page: &PolicyPage) -> Resource {
@@ -176,6 +196,16 @@ impl InquiryServer {
 }
 
 /// Success → structured content plus a text copy; failure → the same with `isError: true`.
+/// The error result for a call whose arguments repeated a key (noted by
+/// [`super::frames`] before rmcp kept the last value), or `None`.
+fn duplicate_argument(name: &str, ctx: &RequestContext<RoleServer>) -> Option<CallToolResult> {
+    let note = ctx.meta.0 .0.get(super::frames::DUPLICATE_ARGUMENT_META)?.as_str()?;
+    Some(CallToolResult::structured_error(json!({
+        "error": format!("invalid arguments for {name}: {}", crate::tools::echo(note)),
+        "hint": format!("call {name} with each argument given once"),
+    })))
+}
+
 fn to_call_tool_result(result: JsonToolResult) -> CallToolResult {
     if result.is_error {
         CallToolResult::structured_error(result.value)

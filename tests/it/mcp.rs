@@ -445,6 +445,18 @@ fn stdio_server_speaks_only_json_rpc_on_stdout() {
     let read = response(5);
     assert!(read["result"]["contents"][0]["text"].as_str().unwrap().contains("## Amount"), "{read}");
 
+    // defect 9: a repeated argument key is an error naming it, not "last one wins".
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{{"name":"get_listing","arguments":{{"id":"HH-1001","id":"HH-1002"}}}}}}"#
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    let twice = response(6);
+    assert_eq!(twice["result"]["isError"], true, "{twice}");
+    let error = twice["result"]["structuredContent"]["error"].as_str().unwrap();
+    assert!(error.contains("get_listing") && error.contains("duplicate key `id`"), "{twice}");
+
     drop(stdin);
     // EOF on stdin ends the server.
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
@@ -550,4 +562,57 @@ fn defect_7_sigterm_shuts_the_http_server_down_gracefully() {
     });
     let status = rx.recv_timeout(Duration::from_secs(10)).expect("the server stops within 10 s").unwrap();
     assert_eq!(status.code(), Some(0), "a graceful shutdown exits 0, not by the signal: {status:?}");
+}
+
+/// One JSON-RPC POST to `/mcp`; returns the session id header and the
+/// message with `id` (from a JSON or an SSE body).
+async fn post_mcp(
+    http: &reqwest::Client,
+    addr: SocketAddr,
+    session: Option<&str>,
+    body: String,
+) -> (Option<String>, Option<Value>) {
+    let mut request = http
+        .post(format!("http://{addr}/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(body);
+    if let Some(id) = session {
+        request = request.header("mcp-session-id", id);
+    }
+    let response = request.send().await.unwrap();
+    let session = response.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_owned());
+    let text = response.text().await.unwrap();
+    let message = text
+        .lines()
+        .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|m| m.get("id").is_some());
+    (session, message)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defect_9_repeated_tool_argument_keys_over_http_are_errors() {
+    let server = HttpServer::start(toolbox()).await;
+    let http = reqwest::Client::new();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}});
+    let (session, _) = post_mcp(&http, server.addr, None, init.to_string()).await;
+    let session = session.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    post_mcp(&http, server.addr, Some(&session), initialized).await;
+    let twice = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_listings","arguments":{"limit":1,"limit":25}}}"#;
+    let (_, reply) = post_mcp(&http, server.addr, Some(&session), twice.into()).await;
+    let reply = reply.expect("a reply to the call");
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let error = reply["result"]["structuredContent"]["error"].as_str().unwrap();
+    assert!(error.contains("search_listings") && error.contains("duplicate key `limit`"), "{reply}");
+    // The same call with the key once is answered.
+    let once = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_listings","arguments":{"limit":1}}}"#;
+    let (_, reply) = post_mcp(&http, server.addr, Some(&session), once.into()).await;
+    let reply = reply.expect("a reply to the call");
+    assert_eq!(reply["result"]["isError"], false, "{reply}");
+    assert_eq!(reply["result"]["structuredContent"]["results"].as_array().unwrap().len(), 1, "{reply}");
+    server.stop().await;
 }
