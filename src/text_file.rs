@@ -170,8 +170,7 @@ pub fn is_safe_id(id: &str) -> bool {
 /// the text cut to `max_chars` with a note of how much was left out.
 pub fn escape_for_terminal(s: &str, max_chars: usize) -> String {
     let mut out = String::new();
-    let mut shown = 0;
-    for c in s.chars() {
+    for (shown, c) in s.chars().enumerate() {
         if shown >= max_chars {
             let rest = s.chars().count() - shown;
             out.push_str(&format!("… ({rest} more characters)"));
@@ -182,7 +181,6 @@ pub fn escape_for_terminal(s: &str, max_chars: usize) -> String {
         } else {
             out.push(c);
         }
-        shown += 1;
     }
     out
 }

@@ -194,9 +194,12 @@ pub fn load_cases(dir: &Path, known: &dyn KnownListings) -> Result<Vec<LoadedCas
     Ok(out)
 }
 
+/// Line numbers (1-based) of each id's definitions, in file order.
+type IdLines = HashMap<String, Vec<usize>>;
+
 /// One case per line (JSON Lines); blank lines are skipped. Returns the cases
 /// and their line numbers by id.
-fn parse_jsonl(text: &str) -> Result<(Vec<Case>, HashMap<String, Vec<usize>>), String> {
+fn parse_jsonl(text: &str) -> Result<(Vec<Case>, IdLines), String> {
     let mut cases = vec![];
     let mut lines: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, line) in text.lines().enumerate() {

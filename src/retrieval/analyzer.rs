@@ -64,17 +64,43 @@ static STEMMER: std::sync::LazyLock<frostem::Stemmer> =
 /// `due` is not taken for the German stopword `du`. German words pass through
 /// the same steps on both sides, so they still match themselves.
 pub fn analyze(text: &str) -> Vec<String> {
-    crate::fold::plain_tokens(text)
-        .into_iter()
-        .filter_map(|t| {
-            if ENGLISH_PAIR_ENDING.is_match(&t) {
-                (!PLAIN_STOPWORDS.contains(&t)).then(|| crate::fold::collapse_pairs(&STEMMER.stem(&t)))
-            } else {
-                let folded = crate::fold::collapse_pairs(&t);
-                (!COLLAPSED_STOPWORDS.contains(&folded)).then(|| STEMMER.stem(&folded).into_owned())
-            }
-        })
-        .collect()
+    TERMS.with_borrow_mut(|memo| {
+        crate::fold::plain_tokens(text)
+            .into_iter()
+            .filter_map(|t| {
+                if let Some(term) = memo.get(&t) {
+                    return term.clone();
+                }
+                let term = term_of(&t);
+                if memo.len() >= MEMO_WORDS {
+                    memo.clear();
+                }
+                memo.insert(t, term.clone());
+                term
+            })
+            .collect()
+    })
+}
+
+/// The term of one plain token, `None` for a stopword.
+fn term_of(t: &str) -> Option<String> {
+    if ENGLISH_PAIR_ENDING.is_match(t) {
+        (!PLAIN_STOPWORDS.contains(t)).then(|| crate::fold::collapse_pairs(&STEMMER.stem(t)))
+    } else {
+        let folded = crate::fold::collapse_pairs(t);
+        (!COLLAPSED_STOPWORDS.contains(&folded)).then(|| STEMMER.stem(&folded).into_owned())
+    }
+}
+
+/// Distinct words remembered per thread before the memo starts over.
+const MEMO_WORDS: usize = 100_000;
+
+thread_local! {
+    /// Token → term, because stemming dominated indexing a large catalogue
+    /// (a catalogue repeats its vocabulary; 10,000 listings analyse the same
+    /// few thousand words about a million times).
+    static TERMS: std::cell::RefCell<std::collections::HashMap<String, Option<String>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 /// tantivy tokenizer wrapping [`analyze`].

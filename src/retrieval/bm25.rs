@@ -108,6 +108,7 @@ impl KeywordIndex {
         let mut located: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
         let mut title_only: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
         let mut place_sets: HashMap<&str, HashSet<String>> = HashMap::new();
+        let mut header_sets: HashMap<&str, HashSet<String>> = HashMap::new();
         let mut doc_freq: HashMap<String, usize> = HashMap::new();
         for (i, c) in chunks.iter().enumerate() {
             let mut doc = TantivyDocument::default();
@@ -115,8 +116,12 @@ impl KeywordIndex {
             doc.add_text(scope, c.listing_id.as_deref().unwrap_or(POLICY_SCOPE));
             doc.add_u64(chunk, i as u64);
             writer.add_document(doc)?;
-            let with_header: HashSet<String> = analyze(&c.index_text).into_iter().collect();
+            // `index_text` is a header line and the text: analyse each header once.
             let own: HashSet<String> = analyze(&c.text).into_iter().collect();
+            let header = c.index_text.strip_suffix(c.text.as_str()).unwrap_or(&c.index_text);
+            let mut with_header =
+                header_sets.entry(header).or_insert_with(|| analyze(header).into_iter().collect()).clone();
+            with_header.extend(own.iter().cloned());
             // Many chunks share one place text (a listing's sentences; every
             // policy section): analyse each distinct text once.
             let places: HashSet<String> = match locating.get(i) {

@@ -76,12 +76,20 @@ impl HashingEmbedder {
 
     fn embed(&self, text: &str) -> Vec<f32> {
         let mut v = vec![0f32; self.dims];
+        let mut padded = String::new();
+        let mut starts: Vec<usize> = Vec::new();
         for word in analyze(text) {
             self.add(&mut v, word.as_bytes(), 1.0);
-            let padded: Vec<char> = format!("#{word}#").chars().collect();
-            for tri in padded.windows(3) {
-                let s: String = tri.iter().collect();
-                self.add(&mut v, s.as_bytes(), TRIGRAM_WEIGHT);
+            // Character trigrams of `#word#`, hashed as byte slices (no String per trigram).
+            padded.clear();
+            padded.push('#');
+            padded.push_str(&word);
+            padded.push('#');
+            starts.clear();
+            starts.extend(padded.char_indices().map(|(i, _)| i));
+            starts.push(padded.len());
+            for w in starts.windows(4) {
+                self.add(&mut v, &padded.as_bytes()[w[0]..w[3]], TRIGRAM_WEIGHT);
             }
         }
         normalise(&mut v);

@@ -167,6 +167,7 @@ impl Retriever {
     /// # Errors
     /// Index or embedding failures.
     pub fn build(catalogue: &Catalogue, settings: RetrievalSettings) -> Result<Self, RetrievalError> {
+        let started = std::time::Instant::now();
         let chunks = catalogue.chunks.clone();
         let place_text = |l: &crate::catalogue::Listing| {
             format!("{} {} {} {} {PROPERTY_WORDS}", l.id, l.district, l.city, fold::exonyms(&l.city).join(" "))
@@ -184,7 +185,16 @@ impl Retriever {
             })
             .collect();
         let keyword = KeywordIndex::build(&chunks, &locating)?;
+        let keyword_ms = started.elapsed().as_millis();
         let vectors = embed_passages(settings.embedder.as_ref(), &chunks, settings.cache_dir.as_deref())?;
+        // Where index time goes (`RUST_LOG=inquiry=debug`): the keyword index
+        // and the passage embeddings grow with the catalogue.
+        tracing::debug!(
+            chunks = chunks.len(),
+            keyword_ms,
+            embedding_ms = started.elapsed().as_millis() - keyword_ms,
+            "retrieval index built"
+        );
         let mut by_listing: HashMap<String, Vec<usize>> = HashMap::new();
         let mut policy = Vec::new();
         for (i, c) in chunks.iter().enumerate() {

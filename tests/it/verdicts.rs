@@ -93,7 +93,7 @@ fn defect_2_the_customer_s_quoted_question_does_not_convey_a_fact() {
     let quote = "On your question “Is heating included in the utilities for HH-1001?”, our records say: “Utilities (Nebenkosten) are an additional 240 EUR per month, heating included.” [HH-1001#s5]";
     assert_eq!(grade(&c, quote), [true, true, true]);
     // Reported speech is the customer's question, not a claim.
-    assert_eq!(grade(&c, "Thanks for asking whether heating is included. A colleague will confirm.")[0], false);
+    assert!(!grade(&c, "Thanks for asking whether heating is included. A colleague will confirm.")[0]);
 }
 
 #[test]
@@ -102,17 +102,15 @@ fn defect_2_questions_and_negated_clauses_do_not_count_as_conveyed() {
     assert_eq!(grade(&c, "Is heating included? The utilities are 240 EUR [HH-1001].")[..2], [false, true]);
     assert_eq!(grade(&c, "Heating is not included in the 240 EUR utilities [HH-1001].")[..2], [false, false]);
     assert_eq!(grade(&c, "Heating is not included, but the utilities are 240 EUR [HH-1001].")[..2], [false, true]);
-    assert_eq!(
+    assert!(
         grade(&c, "Die Heizung ist nicht inbegriffen; heating included ist falsch.")[0],
-        true,
         "quote-free text still counts"
     );
     // A must_not statement in the same clause overrides the must hit.
     assert_eq!(grade(&c, "Free heating included, and the utilities are 240 EUR [HH-1001]."), [false, true, false]);
     // A negated must_not statement is not made.
-    assert_eq!(
-        grade(&c, "It doesn't come with free heating: heating is included in the 240 EUR [HH-1001#s5].")[2],
-        true
+    assert!(
+        grade(&c, "It doesn't come with free heating: heating is included in the 240 EUR [HH-1001#s5].")[2]
     );
 }
 
