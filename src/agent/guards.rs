@@ -49,6 +49,25 @@ pub fn citations(reply: &str) -> Vec<String> {
     out
 }
 
+/// Where each citation id sits in a reply: (byte range of the id, id), in
+/// order, every occurrence (the same brackets [`citations`] reads).
+pub fn citation_spans(reply: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    for cap in BRACKET.captures_iter(reply) {
+        let Some(inner) = cap.get(1) else { continue };
+        let mut at = inner.start();
+        for part in inner.as_str().split([',', ';']) {
+            let lead = part.len() - part.trim_start().len();
+            let id = part.trim();
+            if CITATION_ID.is_match(id) {
+                out.push((at + lead..at + lead + id.len(), id.to_owned()));
+            }
+            at += part.len() + 1;
+        }
+    }
+    out
+}
+
 /// What a run's tools returned and the user wrote: the only sources a reply may use.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Evidence {
@@ -162,4 +181,18 @@ pub fn check(reply: &str, evidence: &Evidence) -> Vec<Violation> {
 /// Figures of a text that no evidence supports (for eval's number checks).
 pub fn ungrounded_figures(reply: &str, evidence: &Evidence) -> Vec<Figure> {
     figures(reply).into_iter().filter(|f| !evidence.supports(f.value)).collect()
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+
+    #[test]
+    fn citation_spans_point_at_each_id() {
+        let reply = "Heating is included [HH-1001#s5; policy:deposit#amount] and [x] [HH-1001].";
+        let spans = citation_spans(reply);
+        let ids: Vec<&str> = spans.iter().map(|(r, _)| &reply[r.clone()]).collect();
+        assert_eq!(ids, ["HH-1001#s5", "policy:deposit#amount", "HH-1001"]);
+        assert!(spans.iter().all(|(r, id)| &reply[r.clone()] == id));
+    }
 }

@@ -216,7 +216,18 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         super::interrupt_signal(),
         &traces,
     ))?;
-    let written = report::finish_set(traces.into_staging()?, &result)?;
+    // The comparison is made before the set is written, so its report.html shows it.
+    let comparison = match &baseline {
+        Some(base) => {
+            let cand = crate::eval::compare::LoadedReport { report: result.clone(), dir: dest.dir.clone() };
+            Some(
+                crate::eval::compare::compare(base, &cand, args.gates.gates())
+                    .map_err(|e| anyhow::anyhow!("--baseline: {e}"))?,
+            )
+        }
+        None => None,
+    };
+    let written = report::finish_set(traces.into_staging()?, &result, comparison.as_ref())?;
     if let Some(path) = &args.junit {
         report::write_atomic(path, crate::eval::junit::render_junit(&result)?.as_bytes())?;
     }
@@ -229,7 +240,12 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         f.write_all(report::render_summary(&result).as_bytes())?;
     }
     eprint!("{}", report::render_terminal(&result));
-    eprintln!("report: {} (traces in {})", written.markdown.display(), written.dir.join("cases").display());
+    eprintln!(
+        "report: {} and {} (traces in {})",
+        written.markdown.display(),
+        written.html.display(),
+        written.dir.join("cases").display()
+    );
     let errors: Vec<String> = result
         .runs()
         .filter_map(|(c, r)| {
@@ -260,17 +276,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         eprintln!("history: appended a line to {}", path.display());
     }
     let mut gate_code = 0;
-    if let Some(base) = &baseline {
+    if let Some(comparison) = &comparison {
         use crate::eval::compare_render::{render_markdown, verdict_line};
-        let cand = crate::eval::compare::LoadedReport { report: result.clone(), dir: written.dir.clone() };
-        let comparison = crate::eval::compare::compare(base, &cand, args.gates.gates())
-            .map_err(|e| anyhow::anyhow!("--baseline: {e}"))?;
-        let md = render_markdown(&comparison);
+        let md = render_markdown(comparison);
         eprint!("\n{md}");
         if let Some(summary) = &step_summary {
             super::compare::append(summary, &md)?;
         }
-        eprintln!("baseline: {}", verdict_line(&comparison));
+        eprintln!("baseline: {}", verdict_line(comparison));
         gate_code = comparison.exit_code();
     }
     if cache.mode == crate::cache::CacheMode::Replay {

@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 
 use super::compare::{CaseDelta, Comparison, GateOutcome, Movement, PairedTest};
 
-fn pct(v: Option<f64>) -> String {
+pub(crate) fn pct(v: Option<f64>) -> String {
     v.map(|v| format!("{:.1}%", v * 100.0)).unwrap_or_else(|| "–".into())
 }
 
-fn value(v: Option<f64>, unit: &str) -> String {
+pub(crate) fn value(v: Option<f64>, unit: &str) -> String {
     match (v, unit) {
         (None, _) => "–".into(),
         (Some(v), "ratio") => format!("{:.1}%", v * 100.0),
@@ -19,7 +19,7 @@ fn value(v: Option<f64>, unit: &str) -> String {
     }
 }
 
-fn delta(v: Option<f64>, unit: &str) -> String {
+pub(crate) fn delta(v: Option<f64>, unit: &str) -> String {
     match (v, unit) {
         (None, _) => "–".into(),
         (Some(v), "ratio") => format!("{:+.1} pts", v * 100.0),

@@ -8,6 +8,7 @@ pub mod compare;
 pub mod compare_render;
 pub mod golden;
 pub mod history;
+pub mod html;
 pub mod judge;
 pub mod judge_check;
 pub mod junit;
@@ -332,6 +333,9 @@ pub struct CaseReport {
     pub subset: bool,
     /// The inquiry.
     pub inquiry: String,
+    /// Earlier exchanges given as context, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<crate::agent::HistoryTurn>,
     /// The texts of the case's `must` and `must_not` items when it ran
     /// (`inquiry rescore` regrades only when they still line up).
     #[serde(default)]
@@ -420,6 +424,7 @@ impl CaseReport {
             critical: c.case.critical,
             subset: c.case.subset,
             inquiry: c.case.inquiry.clone(),
+            history: c.case.history.clone(),
             items: CaseItems::of(c),
             pass_rate: if measured == 0 { 0.0 } else { passes as f64 / measured as f64 },
             measured_runs: measured,

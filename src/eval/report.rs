@@ -65,6 +65,8 @@ pub struct Written {
     pub markdown: PathBuf,
     /// `<dir>/report.json`.
     pub json: PathBuf,
+    /// `<dir>/report.html`.
+    pub html: PathBuf,
 }
 
 /// Writes the report set (Markdown, JSON, every case trace) as a unit: into
@@ -74,7 +76,7 @@ pub struct Written {
 /// # Errors
 /// I/O or serialisation errors, naming the file; the old set is then untouched.
 pub fn write_reports(report: &EvalReport, dest: &super::report_set::Destination) -> anyhow::Result<Written> {
-    finish_set(super::report_set::Staging::begin(dest, "eval")?, report)
+    finish_set(super::report_set::Staging::begin(dest, "eval")?, report, None)
 }
 
 /// Case traces written into a staged report set while the eval runs (see
@@ -124,7 +126,11 @@ impl super::TraceSink for StagedTraces {
 ///
 /// # Errors
 /// I/O or serialisation errors, naming the file; the old set is then untouched.
-pub fn finish_set(mut staging: super::report_set::Staging, report: &EvalReport) -> anyhow::Result<Written> {
+pub fn finish_set(
+    mut staging: super::report_set::Staging,
+    report: &EvalReport,
+    comparison: Option<&super::compare::Comparison>,
+) -> anyhow::Result<Written> {
     for case in &report.cases {
         let rel = trace_path(&case.id);
         if !staging.contains(&rel) {
@@ -133,8 +139,20 @@ pub fn finish_set(mut staging: super::report_set::Staging, report: &EvalReport) 
     }
     staging.write("report.json", (serde_json::to_string_pretty(&summary_json(report))? + "\n").as_bytes())?;
     staging.write("report.md", render_markdown(report).as_bytes())?;
+    let summary = summary_json(report);
+    let html = {
+        let staged = &staging;
+        // Each case with its full runs, read back from its trace file one at a
+        // time (the report itself may hold slimmed runs).
+        let cases = report.cases.iter().map(|c| -> anyhow::Result<CaseReport> {
+            let bytes = staged.read(&trace_path(&c.id))?;
+            Ok(serde_json::from_slice(&bytes)?)
+        });
+        super::html::render(report, &summary, cases, comparison)?
+    };
+    staging.write("report.html", html.as_bytes())?;
     let dir = staging.commit()?;
-    Ok(Written { markdown: dir.join("report.md"), json: dir.join("report.json"), dir })
+    Ok(Written { markdown: dir.join("report.md"), json: dir.join("report.json"), html: dir.join("report.html"), dir })
 }
 
 /// The JSON report: the whole [`EvalReport`] except each run's full agent
@@ -159,7 +177,7 @@ pub fn summary_json(report: &EvalReport) -> serde_json::Value {
     value
 }
 
-fn status_word(s: GateStatus) -> &'static str {
+pub(crate) fn status_word(s: GateStatus) -> &'static str {
     match s {
         GateStatus::Met => "met",
         GateStatus::Missed => "MISSED",
@@ -169,7 +187,7 @@ fn status_word(s: GateStatus) -> &'static str {
     }
 }
 
-fn bounds_text(b: Option<super::metrics::Bounds>, unit: &str) -> String {
+pub(crate) fn bounds_text(b: Option<super::metrics::Bounds>, unit: &str) -> String {
     let Some(b) = b else { return String::new() };
     let f = |v: f64| match unit {
         "ratio" => format!("{:.1}%", v * 100.0),

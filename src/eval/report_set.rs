@@ -164,6 +164,15 @@ impl Staging {
         self.files.iter().any(|f| f == rel)
     }
 
+    /// Reads back a file written into the staging directory.
+    ///
+    /// # Errors
+    /// The file cannot be read (naming it).
+    pub fn read(&self, rel: &str) -> anyhow::Result<Vec<u8>> {
+        let path = self.dir.join(rel);
+        std::fs::read(&path).map_err(|e| anyhow::anyhow!("{}: cannot read back: {e}", path.display()))
+    }
+
     /// Writes one file of the set (`rel` such as `report.md` or `cases/x.json`).
     ///
     /// # Errors
