@@ -21,3 +21,4 @@ pub mod retrieval;
 pub mod stats;
 pub mod text_file;
 pub mod tools;
+pub mod view;

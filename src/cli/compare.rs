@@ -24,6 +24,10 @@ pub struct CompareArgs {
     /// --json, the Markdown goes to stdout as well.
     #[arg(long, value_name = "FILE")]
     pub summary_md: Option<PathBuf>,
+    /// Also write the candidate's HTML report with a "changed since baseline"
+    /// view to FILE (its case pages read the candidate's trace files).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Print the comparison as JSON on stdout instead of Markdown.
     #[arg(long)]
     pub json: bool,
@@ -38,12 +42,22 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.summary_md {
         crate::eval::report_set::check_writable_file("--summary-md", path)?;
     }
+    if let Some(path) = &args.html {
+        crate::eval::report_set::check_writable_file("--html", path)?;
+    }
     let base = load_report(&args.base)?;
     let cand = load_report(&args.cand)?;
     let comparison = compare(&base, &cand, args.gates.gates()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let md = render_markdown(&comparison);
     if let Some(path) = &args.summary_md {
         crate::eval::report::write_atomic(path, md.as_bytes())?;
+    }
+    if let Some(path) = &args.html {
+        let summary = crate::eval::report::summary_json(&cand.report);
+        let cases = cand.report.cases.iter().map(|c| crate::eval::rescore::read_trace(&cand.dir, &c.id));
+        let page = crate::eval::html::render(&cand.report, &summary, cases, Some(&comparison))?;
+        crate::eval::report::write_atomic(path, page.as_bytes())?;
+        eprintln!("html: {}", path.display());
     }
     if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
         append(&PathBuf::from(summary), &md)?;

@@ -30,6 +30,7 @@ pub mod rescore;
 pub mod schema;
 pub mod serve_mcp;
 pub mod tool;
+pub mod view;
 
 /// Evaluate and calibrate a tool-using property-inquiry agent.
 ///
@@ -79,6 +80,8 @@ pub enum Command {
     /// Merge the shard reports of one run (eval --shard i/n) into one report
     /// and apply the thresholds again.
     Merge(merge::MergeArgs),
+    /// Browse report sets (report.html) in a local, read-only viewer on loopback.
+    View(view::ViewArgs),
     /// Re-grade a stored report set with the current cases, rubrics and
     /// thresholds (no agent, no tool call) and list every changed verdict.
     Rescore(rescore::RescoreArgs),
@@ -145,6 +148,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(args) => compare::run(args),
         Command::History(args) => history::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::View(args) => view::run(args),
         Command::Schema(args) => schema::run(args),
     }
 }

@@ -40,22 +40,30 @@ pub struct StoredReport {
 /// is not a safe file name, or a trace that does not belong to the report.
 pub fn load_stored(path: &Path) -> anyhow::Result<StoredReport> {
     let super::compare::LoadedReport { mut report, dir } = super::compare::load_report(path)?;
-    let json = dir.join("report.json");
     for case in &mut report.cases {
-        if !crate::text_file::is_safe_id(&case.id) {
-            anyhow::bail!("{}: case id `{}` is not a safe file name", json.display(), case.id.escape_debug());
-        }
-        let trace = dir.join(super::report::trace_path(&case.id));
-        let text = crate::text_file::read(&trace)
-            .map_err(|e| anyhow::anyhow!("{}: {e} (the trace of case {})", trace.display(), case.id))?;
-        let full: CaseReport =
-            serde_json::from_str(&text).with_context(|| format!("{}: not a readable case trace", trace.display()))?;
-        if full.id != case.id {
-            anyhow::bail!("{}: holds case `{}`, expected `{}`", trace.display(), full.id, case.id);
-        }
-        *case = full;
+        *case = read_trace(&dir, &case.id)?;
     }
     Ok(StoredReport { report, dir })
+}
+
+/// Reads the trace `cases/<id>.json` of a stored report set.
+///
+/// # Errors
+/// A case id that is not a safe file name, a missing or unreadable trace, or
+/// a trace that holds another case.
+pub fn read_trace(dir: &Path, id: &str) -> anyhow::Result<CaseReport> {
+    if !crate::text_file::is_safe_id(id) {
+        anyhow::bail!("{}: case id `{}` is not a safe file name", dir.join("report.json").display(), id.escape_debug());
+    }
+    let trace = dir.join(super::report::trace_path(id));
+    let text =
+        crate::text_file::read(&trace).map_err(|e| anyhow::anyhow!("{}: {e} (the trace of case {id})", trace.display()))?;
+    let full: CaseReport =
+        serde_json::from_str(&text).with_context(|| format!("{}: not a readable case trace", trace.display()))?;
+    if full.id != id {
+        anyhow::bail!("{}: holds case `{}`, expected `{id}`", trace.display(), full.id);
+    }
+    Ok(full)
 }
 
 /// One case whose status changed.

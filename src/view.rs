@@ -1,0 +1,233 @@
+//! `inquiry view`: a read-only local viewer for report sets.
+//!
+//! Lists every report set (a directory with the `.inquiry-report` marker and
+//! a `report.html`) under the given roots, newest first, and serves each
+//! set's `report.html` unchanged at `/r/<path>/`. It binds to loopback only,
+//! answers only GET and HEAD, and refuses a request whose `Origin` (or
+//! `Host`) is not this server on loopback with 403, as `serve-mcp --http`
+//! does, so a web page the user visits cannot read the reports.
+//!
+//! Paths are never built from the request: a request path is looked up among
+//! the sets found by the scan, so nothing outside them can be served.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// Default listen address of `inquiry view`.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8766";
+
+/// How deep under a root the scan looks for report sets (directories).
+const MAX_DEPTH: usize = 4;
+
+const INDEX: &str = include_str!("../templates/view_index.html");
+
+/// One report set found by the scan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SetEntry {
+    /// URL path segment: the set directory relative to the working directory
+    /// (`runs/20261201T101500Z-eval`), `/`-separated.
+    pub rel: String,
+    /// Report name.
+    pub name: String,
+    /// Run date (RFC 3339) from report.json; empty when unreadable.
+    pub date: String,
+    /// PASS, FAIL or INCOMPLETE; empty when unreadable.
+    pub verdict: String,
+    /// Model id.
+    pub model: String,
+    /// Number of cases.
+    pub cases: usize,
+    /// `report.html` on disk.
+    #[serde(skip)]
+    pub html: PathBuf,
+}
+
+/// Finds every report set under `roots` (missing roots are skipped), newest
+/// first (by report date, then path).
+pub fn scan(roots: &[PathBuf]) -> Vec<SetEntry> {
+    let mut out = Vec::new();
+    for root in roots {
+        walk(root, 0, &mut out);
+    }
+    out.sort_by(|a, b| b.date.cmp(&a.date).then(a.rel.cmp(&b.rel)));
+    out.dedup_by(|a, b| a.rel == b.rel);
+    out
+}
+
+fn walk(dir: &Path, depth: usize, out: &mut Vec<SetEntry>) {
+    // Symlinks are not followed (runs/latest points at a set listed anyway).
+    let Ok(meta) = std::fs::symlink_metadata(dir) else { return };
+    if !meta.is_dir() {
+        return;
+    }
+    if dir.join(crate::eval::report_set::MARKER).is_file() && dir.join("report.html").is_file() {
+        out.push(entry(dir));
+        return;
+    }
+    if depth >= MAX_DEPTH {
+        return;
+    }
+    let Ok(read) = std::fs::read_dir(dir) else { return };
+    let mut children: Vec<PathBuf> = read.filter_map(Result::ok).map(|e| e.path()).collect();
+    children.sort();
+    for child in children {
+        // Staging directories (`.name.staging-…`) are sets being written.
+        if child.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.')) {
+            continue;
+        }
+        walk(&child, depth + 1, out);
+    }
+}
+
+fn entry(dir: &Path) -> SetEntry {
+    let rel = dir
+        .components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect::<Vec<_>>()
+        .join("/");
+    let summary: serde_json::Value = std::fs::read_to_string(dir.join("report.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let s = |k: &str| summary.get(k).and_then(|v| v.as_str()).unwrap_or("").to_owned();
+    SetEntry {
+        rel,
+        name: s("name"),
+        date: s("date"),
+        verdict: s("verdict"),
+        model: s("model"),
+        cases: summary.get("cases").and_then(|c| c.as_array()).map_or(0, Vec::len),
+        html: dir.join("report.html"),
+    }
+}
+
+/// The index page listing `sets`.
+///
+/// # Errors
+/// A template error (a defect of `templates/view_index.html`).
+pub fn render_index(sets: &[SetEntry], roots: &[PathBuf]) -> anyhow::Result<String> {
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    env.add_template("view_index.html", INDEX)?;
+    let roots: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+    Ok(env.get_template("view_index.html")?.render(minijinja::context! {
+        sets => minijinja::Value::from(minijinja::value::Serde(sets)),
+        roots => roots,
+    })?)
+}
+
+#[derive(Clone)]
+struct ViewState {
+    roots: Vec<PathBuf>,
+}
+
+/// Content-Security-Policy of the index page: no script at all.
+const INDEX_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'";
+
+async fn index(State(state): State<ViewState>) -> Response {
+    let sets = scan(&state.roots);
+    match render_index(&sets, &state.roots) {
+        Ok(page) => ([(header::CONTENT_SECURITY_POLICY, INDEX_CSP)], axum::response::Html(page)).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("cannot render the index: {e}")).into_response(),
+    }
+}
+
+async fn report(State(state): State<ViewState>, axum::extract::Path(path): axum::extract::Path<String>) -> Response {
+    let wanted = path.strip_suffix("report.html").unwrap_or(&path).trim_end_matches('/');
+    let Some(set) = scan(&state.roots).into_iter().find(|s| s.rel == wanted) else {
+        return (StatusCode::NOT_FOUND, "no such report set; see the list at /").into_response();
+    };
+    match tokio::fs::read(&set.html).await {
+        // The page carries its own Content-Security-Policy.
+        Ok(bytes) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes).into_response(),
+        Err(e) => (StatusCode::NOT_FOUND, format!("{}: {e}", set.rel)).into_response(),
+    }
+}
+
+/// Whether a request comes from this server's own pages (or from no page at
+/// all): its `Host` is loopback on `port`, and an `Origin`, when sent, is
+/// `http://<loopback>:<port>`.
+pub fn same_origin(headers: &HeaderMap, port: u16) -> bool {
+    let loopback = |authority: &str| {
+        let allowed = [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}")];
+        allowed.iter().any(|a| a == authority)
+    };
+    let host_ok = headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(loopback);
+    let origin_ok = match headers.get(header::ORIGIN) {
+        None => true,
+        Some(o) => o.to_str().ok().and_then(|o| o.strip_prefix("http://")).is_some_and(loopback),
+    };
+    host_ok && origin_ok
+}
+
+/// The viewer's router for a server on `port`.
+pub fn router(roots: Vec<PathBuf>, port: u16) -> axum::Router {
+    axum::Router::new()
+        .route("/", axum::routing::get(index))
+        .route("/r/{*path}", axum::routing::get(report))
+        .with_state(ViewState { roots })
+        .layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
+            if !same_origin(request.headers(), port) {
+                return (StatusCode::FORBIDDEN, "forbidden: foreign Origin or Host (inquiry view serves loopback only)")
+                    .into_response();
+            }
+            let mut response = next.run(request).await;
+            let h = response.headers_mut();
+            h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+            h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+            h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+            response
+        }))
+}
+
+/// Binds the viewer on a loopback address and serves until `shutdown`.
+/// Returns the bound address and the serving task.
+///
+/// # Errors
+/// A non-loopback address (refused: the viewer has no authentication) or a
+/// bind failure (e.g. the port is in use).
+pub async fn bind(
+    roots: Vec<PathBuf>,
+    bind: SocketAddr,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<std::io::Result<()>>)> {
+    if !bind.ip().is_loopback() {
+        anyhow::bail!("refusing to serve reports on {bind}: inquiry view binds to loopback only (e.g. 127.0.0.1:8766)");
+    }
+    let listener = tokio::net::TcpListener::bind(bind)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))?;
+    let local = listener.local_addr()?;
+    let app = router(roots, local.port());
+    let task = tokio::spawn(async move { axum::serve(listener, app).with_graceful_shutdown(shutdown).await });
+    Ok((local, task))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_and_hosts() {
+        let h = |pairs: &[(&'static str, &'static str)]| {
+            let mut m = HeaderMap::new();
+            for (k, v) in pairs {
+                m.insert(*k, HeaderValue::from_static(v));
+            }
+            m
+        };
+        assert!(same_origin(&h(&[("host", "127.0.0.1:8766")]), 8766));
+        assert!(same_origin(&h(&[("host", "localhost:8766"), ("origin", "http://localhost:8766")]), 8766));
+        assert!(!same_origin(&h(&[("host", "127.0.0.1:8766"), ("origin", "http://evil.example")]), 8766));
+        assert!(!same_origin(&h(&[("host", "127.0.0.1:8766"), ("origin", "http://127.0.0.1:9999")]), 8766));
+        assert!(!same_origin(&h(&[("host", "evil.example:8766")]), 8766), "DNS rebinding");
+        assert!(!same_origin(&h(&[]), 8766));
+    }
+}
