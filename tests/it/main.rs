@@ -2,6 +2,7 @@
 
 mod agent;
 mod bad_inputs;
+mod browser;
 mod calibrate;
 mod catalogue_errors;
 mod cli;
