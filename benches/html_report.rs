@@ -74,4 +74,5 @@ fn main() {
     }
     let _ = rt.block_on(client.close());
     let _ = driver.kill();
+    let _ = driver.wait();
 }

@@ -299,6 +299,7 @@ fn start_view(dir: &Path) -> (Child, String) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    let mut child = child;
     let base = format!("http://127.0.0.1:{port}");
     for _ in 0..100 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
@@ -306,6 +307,8 @@ fn start_view(dir: &Path) -> (Child, String) {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("inquiry view did not listen on {port}");
 }
 

@@ -267,3 +267,45 @@ fn history_appends_one_line_per_run_and_draws_a_trend() {
     assert!(texts(&r).1.contains("history.jsonl:3: not a history line"), "{}", texts(&r).1);
     assert!(std::fs::read_to_string(&history).unwrap().starts_with(&text));
 }
+
+/// The JSON embedded in a report.html (`<script type="application/json" id="report-data">`).
+fn embedded_json(html: &str) -> Value {
+    let start = html.find(r#"id="report-data">"#).expect("embedded report data") + r#"id="report-data">"#.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).expect("the embedded data is JSON")
+}
+
+#[test]
+fn every_report_set_has_an_html_page_and_compare_adds_the_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = run_with_flips(&[], 1, dir.path(), "base");
+    let cand = run_with_flips(&["heating-hh-1001"], 1, dir.path(), "cand");
+    let html = std::fs::read_to_string(cand.join("report.html")).unwrap();
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(cand.join("report.json")).unwrap()).unwrap();
+    assert_eq!(embedded_json(&html), json, "report.html embeds what report.json holds");
+    assert!(!html.contains("http://") && !html.contains("https://"), "no network address in the page");
+    assert!(html.contains("Content-Security-Policy") && html.contains("default-src 'none'"));
+    let cases = json["cases"].as_array().unwrap();
+    for c in cases {
+        let id = c["id"].as_str().unwrap();
+        assert!(html.contains(&format!(r#"id="case-{id}""#)), "a page for {id}");
+    }
+    assert!(!html.contains(r#"id="changed""#), "no baseline, no comparison view");
+
+    // compare --html: the candidate's page headed by what changed.
+    let page = dir.path().join("compare.html");
+    let out = inquiry(&["compare", base.to_str().unwrap(), cand.to_str().unwrap(), "--html", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", texts(&out).1);
+    let compared = std::fs::read_to_string(&page).unwrap();
+    let changed = &compared[compared.find(r#"id="changed""#).expect("the changed view")..];
+    let changed = &changed[..changed.find("</section>").unwrap()];
+    assert!(changed.contains("#case/heating-hh-1001") && changed.contains("newly failing"), "{changed}");
+    assert_eq!(changed.matches("<a href=\"#case/").count(), 1, "only the one flip: {changed}");
+
+    // rescore and merge write report sets too, each with its page.
+    let again = dir.path().join("again");
+    let out = inquiry(&["rescore", cand.to_str().unwrap(), "--out", again.to_str().unwrap(), "--name", "r"]);
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", texts(&out).1);
+    let html = std::fs::read_to_string(again.join("r/report.html")).unwrap();
+    assert!(html.contains(r#"id="case-heating-hh-1001""#));
+}
