@@ -18,11 +18,25 @@ use crate::support::root;
 struct Browser {
     client: Client,
     port: u16,
+    session: String,
     driver: Child,
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // Ending the WebDriver session makes chromedriver quit Chromium; a plain
+        // HTTP request, because a test that failed never reached `close()`.
+        if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", self.port)) {
+            use std::io::{Read as _, Write as _};
+            let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
+            let request = format!(
+                "DELETE /session/{} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                self.session, self.port
+            );
+            if s.write_all(request.as_bytes()).is_ok() {
+                let _ = s.read_to_end(&mut Vec::new());
+            }
+        }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
@@ -56,7 +70,10 @@ impl Browser {
             let connector = hyper_util::client::legacy::connect::HttpConnector::new();
             match ClientBuilder::new(connector).capabilities(caps.clone()).connect(&format!("http://127.0.0.1:{port}")).await
             {
-                Ok(client) => return Browser { client, port, driver },
+                Ok(client) => {
+                    let session = client.session_id().await.unwrap().unwrap_or_default();
+                    return Browser { client, port, session, driver };
+                }
                 Err(e) => last = Some(e),
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
