@@ -34,8 +34,19 @@ pub fn wilson(successes: usize, n: usize, z: f64) -> Option<Interval> {
     if n == 0 {
         return None;
     }
+    wilson_rate(successes.min(n) as f64 / n as f64, n, z)
+}
+
+/// Wilson score interval for an observed rate `p` (0..1, may be a mean of
+/// rates) over `n` independent units; `None` when `n` is 0 or `p` is not finite.
+///
+/// Test vector: p = 1.0, n = 1 → [0.207, 1.000].
+pub fn wilson_rate(p: f64, n: usize, z: f64) -> Option<Interval> {
+    if n == 0 || !p.is_finite() {
+        return None;
+    }
+    let p = p.clamp(0.0, 1.0);
     let n_f = n as f64;
-    let p = successes.min(n) as f64 / n_f;
     let z2 = z * z;
     let denom = 1.0 + z2 / n_f;
     let centre = (p + z2 / (2.0 * n_f)) / denom;
@@ -210,6 +221,10 @@ mod tests {
         let w = wilson(0, 10, Z95).unwrap();
         assert!(close(w.lo, 0.0, 1e-12) && close(w.hi, 0.2775, 0.0005), "{w:?}");
         assert_eq!(wilson(0, 0, Z95), None);
+        let w = wilson_rate(1.0, 1, Z95).unwrap();
+        assert!(close(w.lo, 0.2065, 0.0005) && close(w.hi, 1.0, 1e-12), "{w:?}");
+        assert_eq!(wilson_rate(f64::NAN, 3, Z95), None);
+        assert_eq!(wilson_rate(0.5, 0, Z95), None);
     }
 
     #[test]

@@ -48,26 +48,39 @@ pub struct SetEntry {
     pub html: PathBuf,
 }
 
-/// Finds every report set under `roots` (missing roots are skipped), newest
-/// first (by report date, then path).
-pub fn scan(roots: &[PathBuf]) -> Vec<SetEntry> {
-    let mut out = Vec::new();
-    for root in roots {
-        walk(root, 0, &mut out);
-    }
-    out.sort_by(|a, b| b.date.cmp(&a.date).then(a.rel.cmp(&b.rel)));
-    out.dedup_by(|a, b| a.rel == b.rel);
-    out
+/// What a scan found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scan {
+    /// Report sets with a `report.html`, newest first (by report date, then path).
+    pub sets: Vec<SetEntry>,
+    /// Report set directories without a `report.html` (written by an older
+    /// version, or a `judge-check` set), not listed.
+    pub without_html: Vec<String>,
 }
 
-fn walk(dir: &Path, depth: usize, out: &mut Vec<SetEntry>) {
+/// Finds every report set under `roots` (missing roots are skipped).
+pub fn scan(roots: &[PathBuf]) -> Scan {
+    let mut found = Scan::default();
+    for root in roots {
+        walk(root, 0, &mut found);
+    }
+    found.sets.sort_by(|a, b| b.date.cmp(&a.date).then(a.rel.cmp(&b.rel)));
+    found.sets.dedup_by(|a, b| a.rel == b.rel);
+    found
+}
+
+fn walk(dir: &Path, depth: usize, out: &mut Scan) {
     // Symlinks are not followed (runs/latest points at a set listed anyway).
     let Ok(meta) = std::fs::symlink_metadata(dir) else { return };
     if !meta.is_dir() {
         return;
     }
-    if dir.join(crate::eval::report_set::MARKER).is_file() && dir.join("report.html").is_file() {
-        out.push(entry(dir));
+    if dir.join(crate::eval::report_set::MARKER).is_file() {
+        if dir.join("report.html").is_file() {
+            out.sets.push(entry(dir));
+        } else {
+            out.without_html.push(dir.display().to_string());
+        }
         return;
     }
     if depth >= MAX_DEPTH {
@@ -108,17 +121,18 @@ fn entry(dir: &Path) -> SetEntry {
     }
 }
 
-/// The index page listing `sets`.
+/// The index page listing the sets found.
 ///
 /// # Errors
 /// A template error (a defect of `templates/view_index.html`).
-pub fn render_index(sets: &[SetEntry], roots: &[PathBuf]) -> anyhow::Result<String> {
+pub fn render_index(found: &Scan, roots: &[PathBuf]) -> anyhow::Result<String> {
     let mut env = minijinja::Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
     env.add_template("view_index.html", INDEX)?;
     let roots: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
     Ok(env.get_template("view_index.html")?.render(minijinja::context! {
-        sets => minijinja::Value::from(minijinja::value::Serde(sets)),
+        sets => minijinja::Value::from(minijinja::value::Serde(&found.sets)),
+        without_html => found.without_html.clone(),
         roots => roots,
     })?)
 }
@@ -132,8 +146,8 @@ struct ViewState {
 const INDEX_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'";
 
 async fn index(State(state): State<ViewState>) -> Response {
-    let sets = scan(&state.roots);
-    match render_index(&sets, &state.roots) {
+    let found = scan(&state.roots);
+    match render_index(&found, &state.roots) {
         Ok(page) => ([(header::CONTENT_SECURITY_POLICY, INDEX_CSP)], axum::response::Html(page)).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("cannot render the index: {e}")).into_response(),
     }
@@ -141,7 +155,7 @@ async fn index(State(state): State<ViewState>) -> Response {
 
 async fn report(State(state): State<ViewState>, axum::extract::Path(path): axum::extract::Path<String>) -> Response {
     let wanted = path.strip_suffix("report.html").unwrap_or(&path).trim_end_matches('/');
-    let Some(set) = scan(&state.roots).into_iter().find(|s| s.rel == wanted) else {
+    let Some(set) = scan(&state.roots).sets.into_iter().find(|s| s.rel == wanted) else {
         return (StatusCode::NOT_FOUND, "no such report set; see the list at /").into_response();
     };
     match tokio::fs::read(&set.html).await {
@@ -172,6 +186,7 @@ pub fn router(roots: Vec<PathBuf>, port: u16) -> axum::Router {
     axum::Router::new()
         .route("/", axum::routing::get(index))
         .route("/r/{*path}", axum::routing::get(report))
+        .fallback(|| async { (StatusCode::NOT_FOUND, "not found; the report sets are listed at /") })
         .with_state(ViewState { roots })
         .layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
             if !same_origin(request.headers(), port) {
@@ -210,9 +225,29 @@ pub async fn bind(
     Ok((local, task))
 }
 
+/// Parses a listen address, taking `localhost:PORT` as `127.0.0.1:PORT`.
+///
+/// # Errors
+/// Not `HOST:PORT` with an IP address or `localhost`.
+pub fn parse_bind(s: &str) -> Result<SocketAddr, String> {
+    let s = s.trim();
+    let s = match s.strip_prefix("localhost:") {
+        Some(port) => format!("127.0.0.1:{port}"),
+        None => s.to_owned(),
+    };
+    s.parse().map_err(|_| format!("expected IP:PORT such as 127.0.0.1:8766 (or localhost:PORT), got {s:?}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bind_addresses() {
+        assert_eq!(parse_bind("localhost:9000").unwrap(), "127.0.0.1:9000".parse::<SocketAddr>().unwrap());
+        assert_eq!(parse_bind("[::1]:9000").unwrap().port(), 9000);
+        assert!(parse_bind("localhost").unwrap_err().contains("IP:PORT"));
+    }
 
     #[test]
     fn origins_and_hosts() {

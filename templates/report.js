@@ -6,16 +6,28 @@
   var runPage = document.getElementById("run-page");
   var pages = Array.prototype.slice.call(document.querySelectorAll(".case-page"));
 
+  // Where the run page was scrolled to, so "all cases" returns there.
+  var runScroll = 0;
   function show() {
     var m = /^#case\/([a-z0-9-]+)$/.exec(location.hash);
     var found = false;
+    if (!runPage.hidden) runScroll = window.scrollY;
     pages.forEach(function (p) {
       var on = !!m && p.getAttribute("data-case") === m[1];
       p.hidden = !on;
       found = found || on;
     });
     runPage.hidden = found;
-    window.scrollTo(0, 0);
+    window.scrollTo(0, found ? 0 : runScroll);
+  }
+
+  // Served by `inquiry view`: a link back to its list of report sets.
+  if (location.protocol === "http:" || location.protocol === "https:") {
+    var back = document.createElement("a");
+    back.href = "/";
+    back.id = "all-sets";
+    back.textContent = "all report sets";
+    document.querySelector("header.top .home").insertAdjacentElement("afterend", back);
   }
   window.addEventListener("hashchange", show);
   show();

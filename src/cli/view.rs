@@ -12,7 +12,7 @@ pub struct ViewArgs {
     #[arg(value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
     /// Listen address; loopback only.
-    #[arg(long, default_value = crate::view::DEFAULT_BIND)]
+    #[arg(long, default_value = crate::view::DEFAULT_BIND, value_parser = crate::view::parse_bind)]
     pub bind: std::net::SocketAddr,
 }
 
@@ -33,8 +33,22 @@ pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
             tracing::info!("view: {why}; shutting down");
         };
         let (addr, task) = crate::view::bind(roots.clone(), args.bind, shutdown).await?;
-        let found = crate::view::scan(&roots).len();
-        eprintln!("inquiry view: {found} report set(s); open http://{addr}/ (Ctrl-C to stop)");
+        let found = crate::view::scan(&roots);
+        let dirs: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        eprintln!(
+            "inquiry view: {} report set(s) under {}; open http://{addr}/ (Ctrl-C to stop)",
+            found.sets.len(),
+            dirs.join(", ")
+        );
+        if !found.without_html.is_empty() {
+            eprintln!(
+                "  not listed: {} set(s) without report.html (written before report.html existed, or judge-check sets)",
+                found.without_html.len()
+            );
+        }
+        if found.sets.is_empty() {
+            eprintln!("  no report set yet: run `inquiry eval`; new sets appear without a restart");
+        }
         task.await??;
         Ok(ExitCode::SUCCESS)
     })

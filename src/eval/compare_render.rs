@@ -67,7 +67,7 @@ pub fn verdict_line(c: &Comparison) -> String {
     }
 }
 
-fn test_line(t: &PairedTest) -> String {
+pub(crate) fn test_line(t: &PairedTest) -> String {
     match t {
         PairedTest::Mcnemar { b, c, p } => format!(
             "Exact McNemar test on the discordant pairs: b = {b} pass→fail, c = {c} fail→pass, two-sided p = {p:.4}."

@@ -154,6 +154,9 @@ struct RunView {
     golden: Value,
     golden_ran: bool,
     cases: Vec<CaseRow>,
+    /// Ids of cases that failed (fail or flaky), then of unmeasured ones.
+    failing: Vec<String>,
+    unmeasured: Vec<String>,
     tags: Vec<String>,
     langs: Vec<String>,
     statuses: Vec<String>,
@@ -198,6 +201,11 @@ impl RunView {
         statuses.sort();
         statuses.dedup();
         let to_values = |v: Vec<Value>| v;
+        let with_status = |wanted: &[&str]| -> Vec<String> {
+            cases.iter().filter(|c| wanted.contains(&c.status.as_str())).map(|c| c.id.clone()).collect()
+        };
+        let failing = with_status(&["fail", "flaky"]);
+        let unmeasured = with_status(&["unmeasured"]);
         RunView {
             name: r.name.clone(),
             date: r.date.clone(),
@@ -214,7 +222,7 @@ impl RunView {
             verdict: r.verdict.clone(),
             passed: r.passed(),
             incomplete: super::report::incomplete_line(r),
-            model_calls: super::report::model_calls_line(r),
+            model_calls: super::report::model_calls_line(r).trim_start_matches("Model calls: ").to_owned(),
             metrics: r
                 .metrics
                 .iter()
@@ -232,6 +240,8 @@ impl RunView {
             golden: serde_json::to_value(&r.golden).unwrap_or(Value::Null),
             golden_ran: r.golden.answerable + r.golden.unanswerable > 0,
             cases,
+            failing,
+            unmeasured,
             tags,
             langs,
             statuses,
@@ -418,7 +428,12 @@ impl RunPage {
             error: run.error.clone().or_else(|| result.and_then(|r| r.error.clone())),
             failures: run.failures.clone(),
             latency_ms: run.latency_ms,
-            outcome: result.map(|r| outcome_words(&r.outcome)).unwrap_or_default(),
+            outcome: result
+                .map(|r| match r.handoffs.len() {
+                    0 => outcome_words(&r.outcome),
+                    n => format!("{}, {n} ticket(s) for a person", outcome_words(&r.outcome)),
+                })
+                .unwrap_or_default(),
             reply,
             passages,
             trace: result
@@ -534,6 +549,8 @@ struct ChangedCase {
 #[derive(Serialize)]
 struct ComparisonView {
     verdict: String,
+    /// The paired test, in words.
+    test: String,
     base: String,
     counts: Vec<(String, usize)>,
     cases: Vec<ChangedCase>,
@@ -546,7 +563,14 @@ impl ComparisonView {
         use super::compare_render::{delta, pct, value};
         ComparisonView {
             verdict: super::compare_render::verdict_line(c),
-            base: format!("{} ({}, commit {})", c.base.name, c.base.date, c.base.git_commit.as_deref().unwrap_or("unknown")),
+            test: super::compare_render::test_line(&c.test),
+            base: format!(
+                "{} at {} ({}, commit {})",
+                c.base.name,
+                c.base.dir,
+                c.base.date,
+                c.base.git_commit.as_deref().unwrap_or("unknown")
+            ),
             counts: c.counts.iter().map(|(k, v)| (k.replace('_', " "), *v)).collect(),
             cases: c
                 .cases

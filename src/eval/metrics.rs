@@ -412,18 +412,28 @@ pub fn compute_metrics(
 }
 
 /// With `--repeat`, the suite's pass rate is the mean of the case pass rates,
-/// and its interval treats the case as the unit: mean ± 1.96 · sd / √cases
-/// (clamped to 0..1), since repeats of one case are not independent cases.
+/// and its interval treats the case as the unit, since repeats of one case
+/// are not independent cases: the hull of mean ± 1.96 · sd / √cases and the
+/// Wilson interval of the mean over the number of cases (clamped to 0..1).
+/// The Wilson part keeps few cases that agree (sd = 0) from reading as
+/// certainty: one case passing 5 of 5 runs is [20.7%, 100%], not [100%, 100%].
 fn case_mean_metric(reports: &[CaseReport], unmeasured: usize) -> Metric {
     let rates: Vec<f64> = reports.iter().filter(|r| r.measured_runs > 0).map(|r| r.pass_rate).collect();
     let k = rates.len();
+    if k == 0 {
+        return Metric::unmeasured("case_pass_rate", "no case has a measured run");
+    }
     let mean = rates.iter().sum::<f64>() / k as f64;
     let sd = if k > 1 { (rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt() } else { 0.0 };
     let half = Z95 * sd / (k as f64).sqrt();
     let runs: usize = reports.iter().map(|r| r.measured_runs).sum();
     let mut m =
         Metric::new("case_pass_rate", Some(mean), format!("mean of {k} case pass rates ({runs} measured runs)"));
-    m.interval = Some(Interval { lo: (mean - half).max(0.0), hi: (mean + half).min(1.0) });
+    let normal = Interval { lo: (mean - half).max(0.0), hi: (mean + half).min(1.0) };
+    m.interval = Some(match crate::stats::wilson_rate(mean, k, Z95) {
+        Some(w) => Interval { lo: normal.lo.min(w.lo), hi: normal.hi.max(w.hi) },
+        None => normal,
+    });
     if unmeasured > 0 {
         m.detail.push_str(&format!(" ({unmeasured} unmeasured)"));
     }

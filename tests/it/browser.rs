@@ -250,6 +250,24 @@ async fn report_html_in_headless_chromium() {
     assert!(size <= 2 * 1024 * 1024, "report.html of the bundled suite is {size} bytes; at most 2 MB");
     let b = Browser::start().await;
     check_bundled_pages(&b, &file_url(&set.join("report.html")), &set, "report").await;
+    assert!(b.client.find_all(Locator::Css("#all-sets")).await.unwrap().is_empty(), "no server, no link to one");
+    // The failing cases are listed above the case list, each linking to its page.
+    let report = report_json(&set);
+    let failing: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| matches!(c["status"].as_str(), Some("fail" | "flaky")))
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    if !failing.is_empty() {
+        let mut listed = vec![];
+        for a in b.client.find_all(Locator::Css("#failing a")).await.unwrap() {
+            let href = a.attr("href").await.unwrap().unwrap_or_default();
+            listed.push(href.trim_start_matches("#case/").to_owned());
+        }
+        assert_eq!(listed, failing);
+    }
     b.client.clone().close().await.unwrap();
 }
 
@@ -344,6 +362,9 @@ async fn inquiry_view_lists_and_serves_the_same_pages() {
     let url = b.client.current_url().await.unwrap().to_string();
     assert!(url.starts_with(&base) && url.ends_with("/eval/"), "{url}");
     check_bundled_pages(&b, &url, &set, "view").await;
+    // Served over HTTP, the page links back to the list of report sets.
+    let back = b.client.find(Locator::Css("#all-sets")).await.unwrap();
+    assert_eq!(back.attr("href").await.unwrap().as_deref(), Some("/"));
     b.client.clone().close().await.unwrap();
 
     // Read-only and same-origin only.

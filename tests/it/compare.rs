@@ -309,3 +309,21 @@ fn every_report_set_has_an_html_page_and_compare_adds_the_changes() {
     let html = std::fs::read_to_string(again.join("r/report.html")).unwrap();
     assert!(html.contains(r#"id="case-heating-hh-1001""#));
 }
+
+#[test]
+fn one_case_repeated_is_not_certainty() {
+    // Repeats of one case are one unit: agreement among them does not make the
+    // suite pass rate's interval zero-width.
+    let dir = tempfile::tempdir().unwrap();
+    let out = inquiry(&[
+        "eval", "--no-cache", "--repeat", "3", "--case", "heating-hh-1001", "--json", "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    let (stdout, err) = texts(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let rate = v["metrics"].as_array().unwrap().iter().find(|m| m["name"] == "case_pass_rate").unwrap();
+    assert_eq!(rate["value"], 1.0);
+    let lo = rate["interval"]["lo"].as_f64().unwrap();
+    assert!((lo - 0.2065).abs() < 0.001, "Wilson over 1 case: {rate:#}");
+}
