@@ -57,7 +57,10 @@ fn main() {
                 client.goto("about:blank").await.unwrap();
                 client.goto(&format!("file://{}", html.display())).await.unwrap();
                 let t: Value = client
-                    .execute("const t = performance.getEntriesByType('navigation')[0]; return t.loadEventEnd - t.startTime;", vec![])
+                    .execute(
+                        "const t = performance.getEntriesByType('navigation')[0]; return t.loadEventEnd - t.startTime;",
+                        vec![],
+                    )
                     .await
                     .unwrap();
                 out.push(t.as_f64().unwrap_or(f64::NAN));

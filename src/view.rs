@@ -190,7 +190,10 @@ pub fn router(roots: Vec<PathBuf>, port: u16) -> axum::Router {
         .with_state(ViewState { roots })
         .layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
             if !same_origin(request.headers(), port) {
-                return (StatusCode::FORBIDDEN, "forbidden: foreign Origin or Host (inquiry view serves loopback only)")
+                return (
+                    StatusCode::FORBIDDEN,
+                    "forbidden: foreign Origin or Host (inquiry view serves loopback only)",
+                )
                     .into_response();
             }
             let mut response = next.run(request).await;
@@ -216,9 +219,8 @@ pub async fn bind(
     if !bind.ip().is_loopback() {
         anyhow::bail!("refusing to serve reports on {bind}: inquiry view binds to loopback only (e.g. 127.0.0.1:8766)");
     }
-    let listener = tokio::net::TcpListener::bind(bind)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))?;
+    let listener =
+        tokio::net::TcpListener::bind(bind).await.map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))?;
     let local = listener.local_addr()?;
     let app = router(roots, local.port());
     let task = tokio::spawn(async move { axum::serve(listener, app).with_graceful_shutdown(shutdown).await });

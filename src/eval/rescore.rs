@@ -56,8 +56,8 @@ pub fn read_trace(dir: &Path, id: &str) -> anyhow::Result<CaseReport> {
         anyhow::bail!("{}: case id `{}` is not a safe file name", dir.join("report.json").display(), id.escape_debug());
     }
     let trace = dir.join(super::report::trace_path(id));
-    let text =
-        crate::text_file::read(&trace).map_err(|e| anyhow::anyhow!("{}: {e} (the trace of case {id})", trace.display()))?;
+    let text = crate::text_file::read(&trace)
+        .map_err(|e| anyhow::anyhow!("{}: {e} (the trace of case {id})", trace.display()))?;
     let full: CaseReport =
         serde_json::from_str(&text).with_context(|| format!("{}: not a readable case trace", trace.display()))?;
     if full.id != id {

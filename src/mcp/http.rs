@@ -219,8 +219,7 @@ async fn with_checked_arguments(
     use axum::response::IntoResponse as _;
     let (parts, body) = request.into_parts();
     let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES).await.map_err(|_| {
-        (axum::http::StatusCode::PAYLOAD_TOO_LARGE, format!("request body over {MAX_BODY_BYTES} bytes"))
-            .into_response()
+        (axum::http::StatusCode::PAYLOAD_TOO_LARGE, format!("request body over {MAX_BODY_BYTES} bytes")).into_response()
     })?;
     let bytes = match std::str::from_utf8(&bytes).ok().and_then(super::frames::mark_duplicate_arguments) {
         Some(marked) => axum::body::Bytes::from(marked),

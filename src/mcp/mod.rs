@@ -10,8 +10,8 @@ mod frames;
 mod http;
 mod server;
 
-pub use frames::DUPLICATE_ARGUMENT_META;
 pub use client::{InProcessClient, ToolDefinition};
+pub use frames::DUPLICATE_ARGUMENT_META;
 pub use http::{bind_http, serve_http, HttpOptions, DEFAULT_ALLOWED_ORIGINS, DEFAULT_BIND, MCP_PATH};
 pub use server::{InquiryServer, POLICY_MIME, POLICY_SCHEME};
 

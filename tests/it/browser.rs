@@ -68,7 +68,10 @@ impl Browser {
         let mut last = None;
         for _ in 0..100 {
             let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector).capabilities(caps.clone()).connect(&format!("http://127.0.0.1:{port}")).await
+            match ClientBuilder::new(connector)
+                .capabilities(caps.clone())
+                .connect(&format!("http://127.0.0.1:{port}"))
+                .await
             {
                 Ok(client) => {
                     let session = client.session_id().await.unwrap().unwrap_or_default();
@@ -85,8 +88,15 @@ impl Browser {
     async fn console(&self) -> Vec<Value> {
         let session = self.client.session_id().await.unwrap().expect("a session");
         let url = format!("http://127.0.0.1:{}/session/{session}/se/log", self.port);
-        let reply: Value =
-            reqwest::Client::new().post(url).json(&json!({"type": "browser"})).send().await.unwrap().json().await.unwrap();
+        let reply: Value = reqwest::Client::new()
+            .post(url)
+            .json(&json!({"type": "browser"}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
         reply["value"].as_array().cloned().unwrap_or_default()
     }
 
@@ -182,7 +192,9 @@ async fn check_bundled_pages(b: &Browser, url: &str, set: &Path, shots: &str) {
     let cited = traces
         .iter()
         .find(|c| {
-            c["runs"][0]["result"]["citations"].as_array().is_some_and(|a| a.iter().any(|x| x.as_str().unwrap().contains('#')))
+            c["runs"][0]["result"]["citations"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| x.as_str().unwrap().contains('#')))
         })
         .expect("a case with a passage citation");
     let id = cited["id"].as_str().unwrap();
@@ -220,8 +232,12 @@ async fn check_bundled_pages(b: &Browser, url: &str, set: &Path, shots: &str) {
         })
         .expect("a case with a viewing ticket");
     let vid = viewing["id"].as_str().unwrap();
-    let ticket =
-        viewing["runs"][0]["result"]["handoffs"].as_array().unwrap().iter().find(|t| t["reason"] == "viewing_request").unwrap();
+    let ticket = viewing["runs"][0]["result"]["handoffs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["reason"] == "viewing_request")
+        .unwrap();
     b.client.goto(&format!("{url}#case/{vid}")).await.unwrap();
     let tickets = b.visible(&format!("#case-{vid} .pane.tickets .ticket")).await;
     assert!(!tickets.is_empty(), "{vid}: a ticket is shown");
@@ -239,11 +255,17 @@ async fn check_bundled_pages(b: &Browser, url: &str, set: &Path, shots: &str) {
     // The console capture itself works: a message the test writes is read back.
     b.client.execute("console.error('probe from the test')", vec![]).await.unwrap();
     let console = b.console().await;
-    assert!(console.iter().any(|m| m["message"].as_str().is_some_and(|t| t.contains("probe from the test"))), "{console:#?}");
+    assert!(
+        console.iter().any(|m| m["message"].as_str().is_some_and(|t| t.contains("probe from the test"))),
+        "{console:#?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[cfg_attr(not(chromium), ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)")]
+#[cfg_attr(
+    not(chromium),
+    ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+)]
 async fn report_html_in_headless_chromium() {
     let set = bundled_report().join("eval");
     let size = std::fs::metadata(set.join("report.html")).unwrap().len();
@@ -272,7 +294,10 @@ async fn report_html_in_headless_chromium() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[cfg_attr(not(chromium), ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)")]
+#[cfg_attr(
+    not(chromium),
+    ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+)]
 async fn markup_in_listings_and_inquiries_is_shown_literally_and_never_runs() {
     let fixture = root().join("tests/fixtures/html-injection");
     let out = tempfile::tempdir().unwrap();
@@ -348,7 +373,10 @@ fn start_view(dir: &Path) -> (Child, String) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[cfg_attr(not(chromium), ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)")]
+#[cfg_attr(
+    not(chromium),
+    ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+)]
 async fn inquiry_view_lists_and_serves_the_same_pages() {
     let out = bundled_report();
     let set = out.join("eval");

@@ -316,7 +316,14 @@ fn one_case_repeated_is_not_certainty() {
     // suite pass rate's interval zero-width.
     let dir = tempfile::tempdir().unwrap();
     let out = inquiry(&[
-        "eval", "--no-cache", "--repeat", "3", "--case", "heating-hh-1001", "--json", "--out",
+        "eval",
+        "--no-cache",
+        "--repeat",
+        "3",
+        "--case",
+        "heating-hh-1001",
+        "--json",
+        "--out",
         dir.path().to_str().unwrap(),
     ]);
     let (stdout, err) = texts(&out);

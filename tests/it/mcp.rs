@@ -609,7 +609,8 @@ async fn defect_9_repeated_tool_argument_keys_over_http_are_errors() {
     let error = reply["result"]["structuredContent"]["error"].as_str().unwrap();
     assert!(error.contains("search_listings") && error.contains("duplicate key `limit`"), "{reply}");
     // The same call with the key once is answered.
-    let once = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_listings","arguments":{"limit":1}}}"#;
+    let once =
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_listings","arguments":{"limit":1}}}"#;
     let (_, reply) = post_mcp(&http, server.addr, Some(&session), once.into()).await;
     let reply = reply.expect("a reply to the call");
     assert_eq!(reply["result"]["isError"], false, "{reply}");

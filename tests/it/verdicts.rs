@@ -109,9 +109,7 @@ fn defect_2_questions_and_negated_clauses_do_not_count_as_conveyed() {
     // A must_not statement in the same clause overrides the must hit.
     assert_eq!(grade(&c, "Free heating included, and the utilities are 240 EUR [HH-1001]."), [false, true, false]);
     // A negated must_not statement is not made.
-    assert!(
-        grade(&c, "It doesn't come with free heating: heating is included in the 240 EUR [HH-1001#s5].")[2]
-    );
+    assert!(grade(&c, "It doesn't come with free heating: heating is included in the 240 EUR [HH-1001#s5].")[2]);
 }
 
 fn evidence(user: &str, tool: Value) -> Evidence {
