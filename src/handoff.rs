@@ -73,42 +73,81 @@ pub struct Ticket {
     pub contact_email: Option<String>,
 }
 
-/// An in-memory, thread-safe ticket queue. Each eval case gets its own; the
-/// agent and MCP clients in one process share one.
-#[derive(Debug, Default)]
+/// A ticket's fields before it has an id: what `hand_off_to_human` validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewTicket {
+    /// One of the six reasons.
+    pub reason: HandoffReason,
+    /// Normalised listing id, if any.
+    pub listing_id: Option<String>,
+    /// What the person should do, 10–500 characters.
+    pub summary: String,
+    /// Where to reach the inquirer, if given.
+    pub contact_email: Option<String>,
+    /// Creation time.
+    pub now: DateTime<Utc>,
+}
+
+/// Where tickets are kept beyond the process: the desk's SQLite database
+/// (`crate::desk::TicketStore`). The sink gives the ticket its id, so ids are
+/// unique across every process that writes to the same database.
+pub trait TicketSink: Send + Sync {
+    /// Stores the ticket durably and returns it with its id.
+    ///
+    /// # Errors
+    /// The store could not write (a message naming the database).
+    fn record(&self, ticket: &NewTicket) -> Result<Ticket, String>;
+}
+
+/// A thread-safe ticket queue. Each eval case gets its own in-memory queue;
+/// the agent and MCP clients in one process share one. With a [`TicketSink`]
+/// (`inquiry serve`, `serve-mcp --tickets`) each ticket is also stored there,
+/// and the sink's id is the ticket's id.
+#[derive(Default)]
 pub struct HandoffQueue {
     tickets: Mutex<Vec<Ticket>>,
+    sink: Option<std::sync::Arc<dyn TicketSink>>,
+}
+
+impl std::fmt::Debug for HandoffQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HandoffQueue").field("tickets", &self.tickets).field("sink", &self.sink.is_some()).finish()
+    }
 }
 
 impl HandoffQueue {
-    /// An empty queue.
+    /// An empty in-memory queue.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Appends a ticket built from already validated fields and returns it.
-    pub fn push(
-        &self,
-        reason: HandoffReason,
-        listing_id: Option<String>,
-        summary: String,
-        contact_email: Option<String>,
-        now: DateTime<Utc>,
-    ) -> Ticket {
-        let mut tickets = self.tickets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let ticket = Ticket {
-            ticket_id: format!("TKT-{:04}", tickets.len() + 1),
-            created_at: now.to_rfc3339_opts(SecondsFormat::Secs, true),
-            reason,
-            listing_id,
-            summary,
-            contact_email,
-        };
-        tickets.push(ticket.clone());
-        ticket
+    /// An empty queue whose tickets are also stored in `sink`.
+    pub fn with_sink(sink: std::sync::Arc<dyn TicketSink>) -> Self {
+        Self { tickets: Mutex::default(), sink: Some(sink) }
     }
 
-    /// A copy of all tickets in creation order.
+    /// Appends a ticket built from already validated fields and returns it.
+    ///
+    /// # Errors
+    /// The sink could not store it; nothing is appended then.
+    pub fn push(&self, new: NewTicket) -> Result<Ticket, String> {
+        let mut tickets = self.tickets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let ticket = match &self.sink {
+            Some(sink) => sink.record(&new)?,
+            None => Ticket {
+                ticket_id: format!("TKT-{:04}", tickets.len() + 1),
+                created_at: new.now.to_rfc3339_opts(SecondsFormat::Secs, true),
+                reason: new.reason,
+                listing_id: new.listing_id,
+                summary: new.summary,
+                contact_email: new.contact_email,
+            },
+        };
+        tickets.push(ticket.clone());
+        Ok(ticket)
+    }
+
+    /// A copy of all tickets of this queue in creation order.
     pub fn tickets(&self) -> Vec<Ticket> {
         self.tickets.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
     }

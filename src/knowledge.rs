@@ -35,4 +35,9 @@ impl Knowledge {
     pub fn toolbox(&self) -> Toolbox {
         Toolbox::new(self.catalogue.clone(), self.retriever.clone(), Arc::new(HandoffQueue::new()))
     }
+
+    /// A toolbox whose tickets are also stored in `sink` (the desk database).
+    pub fn toolbox_with_sink(&self, sink: Arc<dyn crate::handoff::TicketSink>) -> Toolbox {
+        Toolbox::new(self.catalogue.clone(), self.retriever.clone(), Arc::new(HandoffQueue::with_sink(sink)))
+    }
 }

@@ -9,6 +9,7 @@ pub mod calibrate;
 pub mod catalogue;
 pub mod chunk;
 pub mod cli;
+pub mod desk;
 pub mod eval;
 pub mod fold;
 pub mod golden;

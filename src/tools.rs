@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::catalogue::{Catalogue, EnergyClass, Listing, OfferType, PetsAllowed, PriceUnit, PropertyType};
 use crate::chunk::ChunkSource;
 use crate::fold::{fold, fold_city};
-use crate::handoff::{HandoffQueue, HandoffReason, Ticket};
+use crate::handoff::{HandoffQueue, HandoffReason, NewTicket, Ticket};
 
 /// Names of the four tools, in the stable order they are listed to clients.
 pub const TOOL_NAMES: [&str; 4] = ["search_listings", "get_listing", "search_knowledge", "hand_off_to_human"];
@@ -360,7 +360,19 @@ impl Toolbox {
                 ));
             }
         }
-        Ok(self.handoffs.push(input.reason, listing_id, summary.to_owned(), email.map(str::to_owned), Utc::now()))
+        let new = NewTicket {
+            reason: input.reason,
+            listing_id,
+            summary: summary.to_owned(),
+            contact_email: email.map(str::to_owned),
+            now: Utc::now(),
+        };
+        self.handoffs.push(new).map_err(|e| {
+            ToolError::new(
+                format!("the ticket could not be stored: {e}"),
+                "try again once; if it fails again, tell the customer a colleague will be in touch",
+            )
+        })
     }
 
     /// Normalises an id (trim, upper-case) and checks that the catalogue has it.

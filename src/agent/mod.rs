@@ -275,17 +275,64 @@ pub fn unwrap_untrusted(wrapped: &str) -> Option<serde_json::Value> {
 /// The system prompt for real models: the rules the guards enforce, in words.
 pub const SYSTEM_PROMPT: &str = include_str!("system_prompt.md");
 
+/// What a run reports while it goes (`inquiry serve` streams these as
+/// server-sent events; the finished [`RunResult`] holds all of them too).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum RunEvent {
+    /// A tool call is about to be made.
+    ToolCall {
+        /// 1-based model call that requested it (0 for the code's forced hand-off).
+        model_call: u32,
+        /// Tool name.
+        tool: String,
+        /// Arguments as sent.
+        arguments: serde_json::Value,
+    },
+    /// A tool call returned (or failed).
+    ToolResult(TraceEntry),
+    /// A draft failed the guards.
+    Guard(GuardEvent),
+    /// A hand-off ticket was created.
+    Ticket(Ticket),
+}
+
+impl RunEvent {
+    /// The event name: `tool_call`, `tool_result`, `guard` or `ticket`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::ToolCall { .. } => "tool_call",
+            Self::ToolResult(_) => "tool_result",
+            Self::Guard(_) => "guard",
+            Self::Ticket(_) => "ticket",
+        }
+    }
+}
+
 /// The agent: a model, a tool transport and limits.
 pub struct Agent {
     model: Arc<dyn ModelClient>,
     tools: Arc<dyn ToolTransport>,
     limits: Limits,
+    events: Option<tokio::sync::mpsc::UnboundedSender<RunEvent>>,
 }
 
 impl Agent {
     /// An agent with the given parts.
     pub fn new(model: Arc<dyn ModelClient>, tools: Arc<dyn ToolTransport>, limits: Limits) -> Self {
-        Self { model, tools, limits }
+        Self { model, tools, limits, events: None }
+    }
+
+    /// Sends each [`RunEvent`] to `events` as it happens. A closed receiver
+    /// does not stop the run.
+    pub fn set_events(&mut self, events: tokio::sync::mpsc::UnboundedSender<RunEvent>) {
+        self.events = Some(events);
+    }
+
+    fn emit(&self, event: RunEvent) {
+        if let Some(tx) = &self.events {
+            let _ = tx.send(event);
+        }
     }
 
     /// Answers one inquiry with up to [`MAX_HISTORY`] earlier exchanges as context.
@@ -421,6 +468,9 @@ impl Agent {
                 violations: violations.clone(),
                 action: action.into(),
             });
+            if let Some(event) = run.guard_events.last() {
+                self.emit(RunEvent::Guard(event.clone()));
+            }
             if repaired {
                 return Ok(self.force(run, ForcedCause::GuardFailed, inquiry).await);
             }
@@ -443,6 +493,7 @@ impl Agent {
         arguments: serde_json::Value,
         model_call: u32,
     ) -> JsonToolResult {
+        self.emit(RunEvent::ToolCall { model_call, tool: name.clone(), arguments: arguments.clone() });
         let started = Instant::now();
         let result = match tokio::time::timeout(
             self.limits.tool_timeout,
@@ -460,22 +511,27 @@ impl Agent {
                 is_error: true,
             },
         };
+        let mut ticket = None;
         if !result.is_error {
             run.evidence.add_tool_result(&result.value);
             if name == "hand_off_to_human" {
-                if let Ok(ticket) = serde_json::from_value::<Ticket>(result.value.clone()) {
-                    run.handoffs.push(ticket);
-                }
+                ticket = serde_json::from_value::<Ticket>(result.value.clone()).ok();
             }
         }
-        run.trace.push(TraceEntry {
+        let entry = TraceEntry {
             model_call,
             tool: name,
             arguments,
             result: result.value.clone(),
             is_error: result.is_error,
             duration_ms: started.elapsed().as_millis() as u64,
-        });
+        };
+        self.emit(RunEvent::ToolResult(entry.clone()));
+        if let Some(ticket) = ticket {
+            self.emit(RunEvent::Ticket(ticket.clone()));
+            run.handoffs.push(ticket);
+        }
+        run.trace.push(entry);
         result
     }
 

@@ -28,7 +28,9 @@ pub mod judge_check;
 pub mod merge;
 pub mod rescore;
 pub mod schema;
+pub mod serve;
 pub mod serve_mcp;
+pub mod tickets;
 pub mod tool;
 pub mod view;
 
@@ -65,6 +67,11 @@ pub enum Command {
     Ask(ask::AskArgs),
     /// Serve the four tools and the policy pages over MCP (stdio, or Streamable HTTP at /mcp).
     ServeMcp(serve_mcp::ServeArgs),
+    /// Serve the inquiry desk over HTTP: live inquiries with their tool calls,
+    /// and the hand-off queue kept in SQLite (.inquiry/desk.sqlite).
+    Serve(serve::ServeDeskArgs),
+    /// List, show and close the desk's hand-off tickets.
+    Tickets(tickets::TicketsArgs),
     /// Validate a catalogue (listings.json + policies/*.md) and summarise it.
     Check(check::CheckArgs),
     /// Call one tool directly with JSON arguments and print its JSON result.
@@ -140,6 +147,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Calibrate(args) => calibrate::run(args),
         Command::Ask(args) => ask::run(args),
         Command::ServeMcp(args) => serve_mcp::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Tickets(args) => tickets::run(args),
         Command::Check(args) => check::run(args),
         Command::Tool(args) => tool::run(args),
         Command::JudgeCheck(args) => judge_check::run(args),

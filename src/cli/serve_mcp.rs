@@ -25,6 +25,10 @@ pub struct ServeArgs {
     /// Extra allowed Host header value; repeatable.
     #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
     pub allowed_hosts: Vec<String>,
+    /// Also store every hand_off_to_human ticket in this desk database
+    /// (the queue `inquiry serve` shows), e.g. .inquiry/desk.sqlite.
+    #[arg(long, value_name = "DB")]
+    pub tickets: Option<PathBuf>,
     /// Catalogue directory holding listings.json and policies/.
     #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
     pub data: PathBuf,
@@ -38,8 +42,17 @@ pub struct ServeArgs {
 /// # Errors
 /// Catalogue/retrieval load errors, a bind failure, or a refused non-loopback address.
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let store = match &args.tickets {
+        Some(db) => Some(std::sync::Arc::new(crate::desk::TicketStore::open(db)?)),
+        None => None,
+    };
     let knowledge = Knowledge::load(&args.data, None, &args.retrieval.config())?;
-    let toolbox = knowledge.toolbox();
+    let toolbox = match store {
+        Some(store) => {
+            knowledge.toolbox_with_sink(std::sync::Arc::new(crate::desk::StoreSink { store, source: "mcp" }))
+        }
+        None => knowledge.toolbox(),
+    };
     runtime()?.block_on(async move {
         if args.http {
             let options = crate::mcp::HttpOptions {

@@ -65,7 +65,7 @@ pub fn json_for_script(value: &Value) -> String {
 
 /// The Content-Security-Policy source that allows exactly this inline
 /// script: `sha256-<base64 of its SHA-256>`.
-fn script_hash(script: &str) -> String {
+pub(crate) fn script_hash(script: &str) -> String {
     use base64::Engine as _;
     use sha2::Digest as _;
     format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script.as_bytes())))

@@ -1,0 +1,129 @@
+//! `inquiry tickets list|show|close`: the desk's hand-off queue from the terminal.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::desk::{TicketStatus, TicketStore, TicketUpdate};
+
+/// Arguments of `inquiry tickets`.
+#[derive(Debug, clap::Args)]
+pub struct TicketsArgs {
+    /// Ticket database (the one `inquiry serve` and `serve-mcp --tickets` write).
+    #[arg(long, global = true, default_value = crate::desk::DEFAULT_DB, value_name = "FILE", env = "INQUIRY_DESK_DB")]
+    pub db: PathBuf,
+    /// What to do.
+    #[command(subcommand)]
+    pub action: TicketsAction,
+}
+
+/// The `tickets` actions.
+#[derive(Debug, clap::Subcommand)]
+pub enum TicketsAction {
+    /// List tickets, oldest first.
+    List {
+        /// Only tickets with this status: open, in_progress or done.
+        #[arg(long, value_parser = |s: &str| s.parse::<TicketStatus>())]
+        status: Option<TicketStatus>,
+        /// Print JSON on stdout instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one ticket with its status history.
+    Show {
+        /// Ticket id, e.g. TKT-0001.
+        id: String,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Mark a ticket done, with an optional note.
+    Close {
+        /// Ticket id, e.g. TKT-0001.
+        id: String,
+        /// What was done (at most 2,000 characters).
+        #[arg(long)]
+        note: Option<String>,
+    },
+}
+
+/// Runs one action on the database.
+///
+/// # Errors
+/// A database that cannot be opened, or (show, close) an unknown ticket id.
+pub fn run(args: TicketsArgs) -> anyhow::Result<ExitCode> {
+    if !args.db.is_file() {
+        anyhow::bail!(
+            "--db {}: no ticket database here yet (`inquiry serve` creates it with the first start; name another with --db)",
+            args.db.display()
+        );
+    }
+    let store = TicketStore::open(&args.db)?;
+    let mut out = std::io::stdout().lock();
+    let esc = |s: &str, n| crate::text_file::escape_for_terminal(s, n);
+    match args.action {
+        TicketsAction::List { status, json } => {
+            let tickets = store.list(status)?;
+            if json {
+                serde_json::to_writer_pretty(&mut out, &tickets)?;
+                writeln!(out)?;
+            } else if tickets.is_empty() {
+                eprintln!(
+                    "no ticket{} in {}",
+                    status.map(|s| format!(" with status {}", s.as_str())).unwrap_or_default(),
+                    args.db.display()
+                );
+            } else {
+                let mut table = comfy_table::Table::new();
+                table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+                table.set_header(["ticket", "status", "reason", "listing", "created", "summary"]);
+                for t in &tickets {
+                    table.add_row([
+                        t.ticket.ticket_id.clone(),
+                        t.status.as_str().to_owned(),
+                        t.ticket.reason.to_string(),
+                        t.ticket.listing_id.clone().unwrap_or_default(),
+                        t.ticket.created_at.clone(),
+                        esc(&t.ticket.summary, 80),
+                    ]);
+                }
+                writeln!(out, "{table}")?;
+                eprintln!("{} ticket(s) in {}", tickets.len(), args.db.display());
+            }
+        }
+        TicketsAction::Show { id, json } => {
+            let Some(detail) = store.get(&id)? else {
+                anyhow::bail!("no ticket {} in {}; see `inquiry tickets list`", esc(&id, 40), args.db.display());
+            };
+            if json {
+                serde_json::to_writer_pretty(&mut out, &detail)?;
+                writeln!(out)?;
+            } else {
+                let t = &detail.ticket;
+                writeln!(out, "{} · {} · {}", t.ticket.ticket_id, t.status.as_str(), t.ticket.reason)?;
+                if let Some(l) = &t.ticket.listing_id {
+                    writeln!(out, "listing: {l}")?;
+                }
+                if let Some(e) = &t.ticket.contact_email {
+                    writeln!(out, "contact: {}", esc(e, 200))?;
+                }
+                writeln!(out, "summary: {}", esc(&t.ticket.summary, 600))?;
+                writeln!(out, "history:")?;
+                for e in &detail.history {
+                    let note = e.note.as_deref().map(|n| format!(" · {}", esc(n, 300))).unwrap_or_default();
+                    writeln!(out, "  {} {} ({}){note}", e.at, e.status.as_str(), e.source)?;
+                }
+            }
+        }
+        TicketsAction::Close { id, note } => {
+            let update = TicketUpdate { status: Some(TicketStatus::Done), note };
+            match store.update(&id, &update, "cli")? {
+                Some(t) => eprintln!("{} is done", t.ticket.ticket_id),
+                None => {
+                    anyhow::bail!("no ticket {} in {}; see `inquiry tickets list`", esc(&id, 40), args.db.display())
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,544 @@
+//! The desk's ticket database: SQLite (rusqlite, bundled) in WAL mode with
+//! numbered schema migrations recorded in a `schema_version` table.
+//!
+//! Every ticket keeps its status history as rows of `ticket_events`; the
+//! event sequence number doubles as the change feed `inquiry serve` streams
+//! (so changes written by another process, e.g. `serve-mcp --tickets` or
+//! `inquiry tickets close`, reach the desk too). A ticket is written in one
+//! transaction with its first event, so a killed process leaves either the
+//! whole ticket or none of it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use chrono::{SecondsFormat, Utc};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::handoff::{HandoffReason, NewTicket, Ticket, TicketSink};
+
+/// Default database path, relative to the working directory.
+pub const DEFAULT_DB: &str = ".inquiry/desk.sqlite";
+
+/// Longest note a person may attach to a status change (characters).
+pub const MAX_NOTE_CHARS: usize = 2_000;
+
+/// The migrations in order; migration *i* (1-based) brings the schema to version *i*.
+/// Never edit a released one: add a new one.
+const MIGRATIONS: &[&str] = &[
+    // 1: tickets and their status history.
+    "CREATE TABLE tickets (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        ticket_id TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        listing_id TEXT,
+        summary TEXT NOT NULL,
+        contact_email TEXT,
+        status TEXT NOT NULL CHECK (status IN ('open', 'in_progress', 'done')),
+        note TEXT,
+        updated_at TEXT NOT NULL,
+        source TEXT NOT NULL
+    );
+    CREATE INDEX tickets_by_status ON tickets (status, seq);
+    CREATE TABLE ticket_events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        ticket_id TEXT NOT NULL REFERENCES tickets (ticket_id),
+        at TEXT NOT NULL,
+        status TEXT NOT NULL,
+        note TEXT,
+        source TEXT NOT NULL
+    );
+    CREATE INDEX ticket_events_by_ticket ON ticket_events (ticket_id, seq);",
+];
+
+/// Where a ticket stands: a person moves it `open` → `in_progress` → `done`
+/// (any order is allowed; the history keeps each step).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TicketStatus {
+    /// Nobody has taken it yet.
+    Open,
+    /// A person is on it.
+    InProgress,
+    /// Dealt with.
+    Done,
+}
+
+impl TicketStatus {
+    /// The wire name: `open`, `in_progress` or `done`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::InProgress => "in_progress",
+            Self::Done => "done",
+        }
+    }
+}
+
+impl std::str::FromStr for TicketStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "open" => Ok(Self::Open),
+            "in_progress" => Ok(Self::InProgress),
+            "done" => Ok(Self::Done),
+            other => Err(format!("unknown status {other:?}; expected open, in_progress or done")),
+        }
+    }
+}
+
+/// A ticket as the desk keeps it: the ticket plus where it stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredTicket {
+    /// The ticket as `hand_off_to_human` returned it.
+    #[serde(flatten)]
+    pub ticket: Ticket,
+    /// Current status.
+    pub status: TicketStatus,
+    /// The latest note, if any.
+    pub note: Option<String>,
+    /// Last change, RFC 3339 UTC with seconds.
+    pub updated_at: String,
+    /// Who created it: `desk` (`inquiry serve`) or `mcp` (`serve-mcp --tickets`).
+    pub source: String,
+}
+
+/// One step of a ticket's history: its creation or a status change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TicketEvent {
+    /// Change-feed sequence number, increasing across the database.
+    pub seq: i64,
+    /// The ticket.
+    pub ticket_id: String,
+    /// When, RFC 3339 UTC with seconds.
+    pub at: String,
+    /// Status after this step.
+    pub status: TicketStatus,
+    /// The note given with it, if any.
+    pub note: Option<String>,
+    /// Who made the step: `desk`, `mcp`, `cli`.
+    pub source: String,
+}
+
+/// A ticket with its whole history, oldest step first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TicketDetail {
+    /// The ticket and its current status.
+    #[serde(flatten)]
+    pub ticket: StoredTicket,
+    /// Every step.
+    pub history: Vec<TicketEvent>,
+}
+
+/// A change to apply to a ticket; at least one field is set.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TicketUpdate {
+    /// New status.
+    pub status: Option<TicketStatus>,
+    /// Note to record (at most [`MAX_NOTE_CHARS`] characters).
+    pub note: Option<String>,
+}
+
+/// The SQLite ticket store. One connection behind a mutex: ticket writes are
+/// small and rare next to a model call.
+pub struct TicketStore {
+    conn: Mutex<Connection>,
+    path: PathBuf,
+    changes: tokio::sync::watch::Sender<i64>,
+}
+
+impl std::fmt::Debug for TicketStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TicketStore").field("path", &self.path).finish()
+    }
+}
+
+fn now() -> String {
+    Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+impl TicketStore {
+    /// Opens (creating if needed, with its directory) the database at `path`
+    /// and brings its schema up to date.
+    ///
+    /// # Errors
+    /// The directory or file cannot be created or opened, the file is not an
+    /// SQLite database or fails its integrity check, or it was written by a
+    /// newer `inquiry` (a schema version this build does not know). A damaged
+    /// database is never moved aside or rebuilt: it holds people's work.
+    pub fn open(path: &Path) -> anyhow::Result<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("--db {}: cannot create the directory {}", path.display(), dir.display()))?;
+        }
+        if path.is_dir() {
+            anyhow::bail!("--db {}: is a directory; expected a database file such as {DEFAULT_DB}", path.display());
+        }
+        let mut conn = Connection::open(path)
+            .with_context(|| format!("--db {}: cannot open the ticket database", path.display()))?;
+        let setup = |conn: &mut Connection| -> anyhow::Result<()> {
+            conn.busy_timeout(Duration::from_secs(30))?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            // A ticket is someone's request: a committed one survives a power cut too.
+            conn.pragma_update(None, "synchronous", "FULL")?;
+            conn.pragma_update(None, "foreign_keys", true)?;
+            let ok: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
+            if ok != "ok" {
+                anyhow::bail!("integrity check failed: {ok}");
+            }
+            migrate(conn)
+        };
+        setup(&mut conn).with_context(|| format!("--db {}: not a usable ticket database", path.display()))?;
+        let last: i64 = conn
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM ticket_events", [], |r| r.get(0))
+            .with_context(|| format!("--db {}: cannot read the ticket history", path.display()))?;
+        Ok(Self { conn: Mutex::new(conn), path: path.to_owned(), changes: tokio::sync::watch::channel(last).0 })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The schema version the database is at.
+    ///
+    /// # Errors
+    /// A read error.
+    pub fn schema_version(&self) -> anyhow::Result<i64> {
+        Ok(self.conn().query_row("SELECT MAX(version) FROM schema_version", [], |r| r.get(0))?)
+    }
+
+    /// Stores a new ticket (status `open`) with its first history step, in one
+    /// transaction, and returns it with its id (`TKT-0001`, … across the database).
+    ///
+    /// # Errors
+    /// The write failed (disk full, database locked past the busy timeout).
+    pub fn create(&self, new: &NewTicket, source: &str) -> anyhow::Result<Ticket> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM tickets", [], |r| r.get(0))?;
+        let ticket = Ticket {
+            ticket_id: format!("TKT-{seq:04}"),
+            created_at: new.now.to_rfc3339_opts(SecondsFormat::Secs, true),
+            reason: new.reason,
+            listing_id: new.listing_id.clone(),
+            summary: new.summary.clone(),
+            contact_email: new.contact_email.clone(),
+        };
+        tx.execute(
+            "INSERT INTO tickets (seq, ticket_id, created_at, reason, listing_id, summary, contact_email, status, note, updated_at, source)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'open', NULL, ?3, ?8)",
+            params![
+                seq,
+                ticket.ticket_id,
+                ticket.created_at,
+                ticket.reason.as_str(),
+                ticket.listing_id,
+                ticket.summary,
+                ticket.contact_email,
+                source
+            ],
+        )?;
+        tx.execute(
+            "INSERT INTO ticket_events (ticket_id, at, status, note, source) VALUES (?1, ?2, 'open', NULL, ?3)",
+            params![ticket.ticket_id, ticket.created_at, source],
+        )?;
+        let event = tx.last_insert_rowid();
+        tx.commit().with_context(|| format!("{}: cannot store the ticket", self.path.display()))?;
+        drop(conn);
+        self.changes.send_replace(event);
+        Ok(ticket)
+    }
+
+    /// Tickets in creation order, optionally only those with `status`.
+    ///
+    /// # Errors
+    /// A read error, or a row this build cannot read (naming the ticket).
+    pub fn list(&self, status: Option<TicketStatus>) -> anyhow::Result<Vec<StoredTicket>> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM tickets WHERE (?1 IS NULL OR status = ?1) ORDER BY seq"))?;
+        let rows = stmt.query_map(params![status.map(TicketStatus::as_str)], read_ticket)?;
+        rows.map(|r| r.map_err(anyhow::Error::from).and_then(|t| t)).collect()
+    }
+
+    /// Number of tickets, by status (`open`, `in_progress`, `done`).
+    ///
+    /// # Errors
+    /// A read error.
+    pub fn counts(&self) -> anyhow::Result<[(TicketStatus, u64); 3]> {
+        let conn = self.conn();
+        let mut out = [(TicketStatus::Open, 0), (TicketStatus::InProgress, 0), (TicketStatus::Done, 0)];
+        for (status, n) in &mut out {
+            let count: i64 =
+                conn.query_row("SELECT COUNT(*) FROM tickets WHERE status = ?1", [status.as_str()], |r| r.get(0))?;
+            *n = count.max(0) as u64;
+        }
+        Ok(out)
+    }
+
+    /// One ticket with its history; `None` for an unknown id.
+    ///
+    /// # Errors
+    /// A read error.
+    pub fn get(&self, ticket_id: &str) -> anyhow::Result<Option<TicketDetail>> {
+        let conn = self.conn();
+        let ticket = conn
+            .query_row(&format!("SELECT {COLUMNS} FROM tickets WHERE ticket_id = ?1"), [ticket_id], read_ticket)
+            .optional()?
+            .transpose()?;
+        let Some(ticket) = ticket else { return Ok(None) };
+        let mut stmt = conn.prepare_cached(
+            "SELECT seq, ticket_id, at, status, note, source FROM ticket_events WHERE ticket_id = ?1 ORDER BY seq",
+        )?;
+        let history = stmt.query_map([ticket_id], read_event)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(Some(TicketDetail { ticket, history: history.into_iter().collect::<anyhow::Result<_>>()? }))
+    }
+
+    /// Applies `update` to a ticket and records the step in its history.
+    /// Returns the changed ticket, or `None` for an unknown id.
+    ///
+    /// # Errors
+    /// An empty update, a note over [`MAX_NOTE_CHARS`], or a write error.
+    pub fn update(&self, ticket_id: &str, update: &TicketUpdate, source: &str) -> anyhow::Result<Option<StoredTicket>> {
+        if update.status.is_none() && update.note.is_none() {
+            anyhow::bail!("nothing to change; give a status, a note, or both");
+        }
+        if let Some(note) = &update.note {
+            let n = note.chars().count();
+            if n > MAX_NOTE_CHARS {
+                anyhow::bail!("note has {n} characters; at most {MAX_NOTE_CHARS} are allowed");
+            }
+        }
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let current: Option<String> =
+            tx.query_row("SELECT status FROM tickets WHERE ticket_id = ?1", [ticket_id], |r| r.get(0)).optional()?;
+        let Some(current) = current else { return Ok(None) };
+        let status = match update.status {
+            Some(s) => s.as_str().to_owned(),
+            None => current,
+        };
+        let at = now();
+        tx.execute(
+            "UPDATE tickets SET status = ?2, note = COALESCE(?3, note), updated_at = ?4 WHERE ticket_id = ?1",
+            params![ticket_id, status, update.note, at],
+        )?;
+        tx.execute(
+            "INSERT INTO ticket_events (ticket_id, at, status, note, source) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![ticket_id, at, status, update.note, source],
+        )?;
+        let event = tx.last_insert_rowid();
+        let ticket = tx
+            .query_row(&format!("SELECT {COLUMNS} FROM tickets WHERE ticket_id = ?1"), [ticket_id], read_ticket)?
+            .with_context(|| format!("ticket {ticket_id}"))?;
+        tx.commit().with_context(|| format!("{}: cannot store the change", self.path.display()))?;
+        drop(conn);
+        self.changes.send_replace(event);
+        Ok(Some(ticket))
+    }
+
+    /// The latest change-feed sequence number (0 for an empty database).
+    ///
+    /// # Errors
+    /// A read error.
+    pub fn last_event(&self) -> anyhow::Result<i64> {
+        Ok(self.conn().query_row("SELECT COALESCE(MAX(seq), 0) FROM ticket_events", [], |r| r.get(0))?)
+    }
+
+    /// Tickets changed (created or updated) after event `seq`, each once in its
+    /// current state, in the order of their latest change; with the newest event seq.
+    ///
+    /// # Errors
+    /// A read error.
+    pub fn changed_since(&self, seq: i64) -> anyhow::Result<(Vec<StoredTicket>, i64)> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS_T}, MAX(e.seq) AS last FROM ticket_events e JOIN tickets t ON t.ticket_id = e.ticket_id
+             WHERE e.seq > ?1 GROUP BY t.ticket_id ORDER BY last"
+        ))?;
+        let mut last = seq;
+        let mut out = vec![];
+        let rows = stmt.query_map([seq], |r| Ok((read_ticket(r)?, r.get::<_, i64>(11)?)))?;
+        for row in rows {
+            let (ticket, event) = row?;
+            out.push(ticket?);
+            last = last.max(event);
+        }
+        Ok((out, last))
+    }
+
+    /// A receiver that changes whenever this process writes to the store.
+    /// Other processes' writes are not signalled: poll [`Self::changed_since`] too.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<i64> {
+        self.changes.subscribe()
+    }
+}
+
+const COLUMNS: &str =
+    "ticket_id, created_at, reason, listing_id, summary, contact_email, status, note, updated_at, source, seq";
+const COLUMNS_T: &str = "t.ticket_id, t.created_at, t.reason, t.listing_id, t.summary, t.contact_email, t.status, t.note, t.updated_at, t.source, t.seq";
+
+/// Reads a `tickets` row (columns in [`COLUMNS`] order). The outer error is
+/// SQLite's; the inner one a value this build cannot read.
+fn read_ticket(r: &rusqlite::Row<'_>) -> rusqlite::Result<anyhow::Result<StoredTicket>> {
+    let id: String = r.get(0)?;
+    let reason: String = r.get(2)?;
+    let status: String = r.get(6)?;
+    let parsed = (|| {
+        let reason: HandoffReason = serde_json::from_value(serde_json::Value::String(reason.clone()))
+            .map_err(|_| anyhow::anyhow!("ticket {id}: unknown reason {reason:?}"))?;
+        let status: TicketStatus = status.parse().map_err(|e| anyhow::anyhow!("ticket {id}: {e}"))?;
+        anyhow::Ok((reason, status))
+    })();
+    Ok(match parsed {
+        Err(e) => Err(e),
+        Ok((reason, status)) => Ok(StoredTicket {
+            ticket: Ticket {
+                ticket_id: id,
+                created_at: r.get(1)?,
+                reason,
+                listing_id: r.get(3)?,
+                summary: r.get(4)?,
+                contact_email: r.get(5)?,
+            },
+            status,
+            note: r.get(7)?,
+            updated_at: r.get(8)?,
+            source: r.get(9)?,
+        }),
+    })
+}
+
+fn read_event(r: &rusqlite::Row<'_>) -> rusqlite::Result<anyhow::Result<TicketEvent>> {
+    let status: String = r.get(3)?;
+    let ticket_id: String = r.get(1)?;
+    Ok(match status.parse::<TicketStatus>() {
+        Err(e) => Err(anyhow::anyhow!("ticket {ticket_id}: {e}")),
+        Ok(status) => {
+            Ok(TicketEvent { seq: r.get(0)?, ticket_id, at: r.get(2)?, status, note: r.get(4)?, source: r.get(5)? })
+        }
+    })
+}
+
+/// Applies the migrations the database lacks, each in its own transaction.
+fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL)",
+    )?;
+    let current: i64 = conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
+    let known = MIGRATIONS.len() as i64;
+    if current > known {
+        anyhow::bail!(
+            "schema version {current} was written by a newer inquiry; this build knows up to version {known}"
+        );
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Another process may have migrated while this one waited for the lock.
+        let now_at: i64 = tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
+        if now_at > i as i64 {
+            continue;
+        }
+        tx.execute_batch(sql).with_context(|| format!("migration {}", i + 1))?;
+        tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?1, ?2)", params![i as i64 + 1, now()])?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// A [`TicketSink`] writing to a store with a fixed `source` label.
+pub struct StoreSink {
+    /// The store.
+    pub store: std::sync::Arc<TicketStore>,
+    /// `desk` or `mcp`.
+    pub source: &'static str,
+}
+
+impl TicketSink for StoreSink {
+    fn record(&self, ticket: &NewTicket) -> Result<Ticket, String> {
+        self.store.create(ticket, self.source).map_err(|e| format!("{e:#}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_ticket(summary: &str) -> NewTicket {
+        NewTicket {
+            reason: HandoffReason::ViewingRequest,
+            listing_id: Some("HH-1001".into()),
+            summary: summary.into(),
+            contact_email: None,
+            now: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn tickets_survive_reopening_with_their_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/desk.sqlite");
+        {
+            let store = TicketStore::open(&path).unwrap();
+            assert_eq!(store.schema_version().unwrap(), 1);
+            let a = store.create(&new_ticket("Arrange a viewing on Saturday"), "desk").unwrap();
+            let b = store.create(&new_ticket("Second viewing request"), "mcp").unwrap();
+            assert_eq!((a.ticket_id.as_str(), b.ticket_id.as_str()), ("TKT-0001", "TKT-0002"));
+            let update = TicketUpdate { status: Some(TicketStatus::InProgress), note: Some("called back".into()) };
+            let changed = store.update("TKT-0001", &update, "cli").unwrap().unwrap();
+            assert_eq!(changed.status, TicketStatus::InProgress);
+            assert!(store.update("TKT-9999", &update, "cli").unwrap().is_none());
+        }
+        let store = TicketStore::open(&path).unwrap();
+        let all = store.list(None).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!(store.list(Some(TicketStatus::Open)).unwrap()[0].ticket.ticket_id, "TKT-0002");
+        let detail = store.get("TKT-0001").unwrap().unwrap();
+        let steps: Vec<_> = detail.history.iter().map(|e| (e.status, e.source.as_str())).collect();
+        assert_eq!(steps, [(TicketStatus::Open, "desk"), (TicketStatus::InProgress, "cli")]);
+        assert_eq!(detail.ticket.note.as_deref(), Some("called back"));
+        // A third ticket continues the numbering after the restart.
+        assert_eq!(store.create(&new_ticket("Third request here"), "desk").unwrap().ticket_id, "TKT-0003");
+        let (changed, last) = store.changed_since(2).unwrap();
+        let ids: Vec<_> = changed.iter().map(|t| t.ticket.ticket_id.as_str()).collect();
+        assert_eq!(ids, ["TKT-0001", "TKT-0003"]);
+        assert_eq!(last, store.last_event().unwrap());
+    }
+
+    #[test]
+    fn bad_updates_and_databases_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("desk.sqlite");
+        let store = TicketStore::open(&path).unwrap();
+        store.create(&new_ticket("Arrange a viewing on Saturday"), "desk").unwrap();
+        let empty = store.update("TKT-0001", &TicketUpdate::default(), "cli").unwrap_err();
+        assert!(empty.to_string().contains("nothing to change"), "{empty}");
+        let long = TicketUpdate { status: None, note: Some("x".repeat(MAX_NOTE_CHARS + 1)) };
+        assert!(store.update("TKT-0001", &long, "cli").unwrap_err().to_string().contains("2001 characters"));
+        drop(store);
+
+        let junk = dir.path().join("junk.sqlite");
+        std::fs::write(&junk, "not a database at all, just some text that is long enough").unwrap();
+        let e = format!("{:#}", TicketStore::open(&junk).unwrap_err());
+        assert!(e.contains("junk.sqlite") && e.contains("not a usable ticket database"), "{e}");
+        assert!(junk.exists(), "a damaged database is left where it is");
+
+        let conn = Connection::open(&path).unwrap();
+        conn.execute("INSERT INTO schema_version VALUES (99, 'later')", []).unwrap();
+        drop(conn);
+        let e = format!("{:#}", TicketStore::open(&path).unwrap_err());
+        assert!(e.contains("schema version 99") && e.contains("newer inquiry"), "{e}");
+    }
+}
