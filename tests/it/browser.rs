@@ -408,3 +408,85 @@ async fn inquiry_view_lists_and_serves_the_same_pages() {
     let _ = view.kill();
     let _ = view.wait();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(chromium),
+    ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+)]
+async fn the_desk_answers_streams_its_trace_and_keeps_tickets_across_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("desk.sqlite");
+    let desk = crate::desk::Desk::start(&db, &[]).await;
+    let b = Browser::start().await;
+    b.client.goto(&format!("{}/", desk.base)).await.unwrap();
+    b.client.wait().for_element(Locator::Css("#queue .empty")).await.unwrap();
+    let inquiry = "A flat in Hamburg under €2,000, I have a dog, is heating included, can I view it on Saturday?";
+    b.client.find(Locator::Css("#inquiry")).await.unwrap().send_keys(inquiry).await.unwrap();
+    b.client.find(Locator::Css("#send")).await.unwrap().click().await.unwrap();
+    // The trace pane fills as the events stream in, then the reply appears.
+    b.client.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css(".msg.agent")).await.unwrap();
+    let calls = b.visible("#trace .call").await;
+    assert!(calls.len() >= 3, "{} tool call(s) shown", calls.len());
+    assert!(b.visible("#trace .call.pending").await.is_empty(), "every call got its result");
+    assert!(calls[0].text().await.unwrap().contains("search_listings"));
+    let reply = b.text_of(".msg.agent .reply").await;
+    assert!(reply.contains("HH-1001"), "{reply}");
+    b.screenshot("desk-answered.png").await;
+
+    // A citation shows its source.
+    let cite = b
+        .client
+        .find(Locator::Css(".msg.agent button.cite[data-source*='#']"))
+        .await
+        .expect("a passage citation in the reply");
+    let id = cite.attr("data-source").await.unwrap().unwrap();
+    cite.click().await.unwrap();
+    let quote = b.client.wait().for_element(Locator::Css(".msg.agent .passage blockquote")).await.unwrap();
+    let source: Value = reqwest::get(format!("{}/api/sources/{}", desk.base, id.replace('#', "%23")))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(quote.text().await.unwrap(), source["text"].as_str().unwrap());
+
+    // The viewing ticket is in the queue pane.
+    let ticket = b.client.wait().for_element(Locator::Css("#queue .ticket")).await.unwrap();
+    let ticket_id = ticket.attr("data-ticket").await.unwrap().unwrap();
+    let tickets_text = b.text_of("#queue").await;
+    assert!(tickets_text.contains("viewing_request"), "{tickets_text}");
+    b.screenshot("desk-ticket.png").await;
+    let console = b.console().await;
+    assert!(console.is_empty(), "console output: {console:#?}");
+
+    // Restarted (SIGKILL), the server still has the ticket, and the page shows it again.
+    let desk = desk.restart().await;
+    b.client.refresh().await.unwrap();
+    let again = b.client.wait().for_element(Locator::Css(&format!("#ticket-{ticket_id}"))).await.unwrap();
+    assert!(again.text().await.unwrap().contains("viewing_request"));
+    // Marking it in progress from the page reaches the database.
+    b.client
+        .find(Locator::Css(&format!("#ticket-{ticket_id} select.status-select")))
+        .await
+        .unwrap()
+        .select_by_value("in_progress")
+        .await
+        .unwrap();
+    let store = inquiry::desk::TicketStore::open(&db).unwrap();
+    let mut status = None;
+    for _ in 0..100 {
+        status = store.get(&ticket_id).unwrap().map(|t| t.ticket.status);
+        if status == Some(inquiry::desk::TicketStatus::InProgress) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, Some(inquiry::desk::TicketStatus::InProgress));
+    // The old page's open stream broke when the server was killed; nothing else may be logged.
+    let console: Vec<Value> =
+        b.console().await.into_iter().filter(|m| !m["message"].as_str().unwrap_or("").contains("net::ERR_")).collect();
+    assert!(console.is_empty(), "console output after the restart: {console:#?}");
+    b.client.clone().close().await.unwrap();
+    drop(desk);
+}
