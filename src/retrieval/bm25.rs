@@ -242,19 +242,27 @@ impl KeywordIndex {
         let present = |t: &str| own.contains(t) || title.is_some_and(|x| x.contains(t));
         let locating = &self.locating[chunk];
         let (mut hit, mut all) = (0.0, 0.0);
+        // A phrase is as specific as its rarest term.
+        let phrase_idf = |p: &[AnalyzedTerm]| p.iter().map(|f| self.idf(f.as_str())).fold(0.0, f64::max);
         for c in concepts.iter().filter(|c| !locating.contains(c.term.as_str())) {
-            // A phrase is as specific as its rarest term; the concept weighs
-            // what its most common way of being present weighs.
-            let w = c
-                .alternatives
-                .iter()
-                .filter(|p| p.iter().all(|f| self.doc_freq.contains_key(f.as_str())))
-                .map(|p| p.iter().map(|f| self.idf(f.as_str())).fold(0.0, f64::max))
-                .min_by(f64::total_cmp)
-                .unwrap_or_else(|| self.idf(c.term.as_str()));
-            all += w;
+            let in_corpus =
+                || c.alternatives.iter().filter(|p| p.iter().all(|f| self.doc_freq.contains_key(f.as_str())));
             if c.alternatives.iter().any(|p| p.iter().all(|f| present(f.as_str()))) {
+                // A present concept weighs what its most common way of being present weighs.
+                let w = in_corpus().map(|p| phrase_idf(p)).min_by(f64::total_cmp).unwrap_or(0.0);
                 hit += w;
+                all += w;
+            } else {
+                // A missing one weighs as much, unless the question's own word
+                // is absent from the corpus (a German word over English text):
+                // then it weighs that word's own IDF, the highest possible, so
+                // "Kann ich die Kaution in Raten zahlen?" does not cover a
+                // sentence that only shares "pay" (#17).
+                all += if self.doc_freq.contains_key(c.term.as_str()) {
+                    in_corpus().map(|p| phrase_idf(p)).min_by(f64::total_cmp).unwrap_or(0.0)
+                } else {
+                    self.idf(c.term.as_str())
+                };
             }
         }
         if all > 0.0 {

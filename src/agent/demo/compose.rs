@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::intents::*;
+use crate::fold::fold;
 
 pub(super) fn field_lines(l: &Value, asked: &[Field], pets_mentioned: bool, de: bool) -> Vec<String> {
     let id = l["id"].as_str().unwrap_or("");
@@ -139,8 +140,47 @@ pub(super) fn fmt_num(value: f64, de: bool) -> String {
     grouped
 }
 
+/// At most `max` characters of `s`, cut at a word boundary with `…` when it is longer.
 pub(super) fn truncate_chars(s: &str, max: usize) -> String {
-    s.chars().take(max).collect()
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let head: String = s.chars().take(max.saturating_sub(1)).collect();
+    let cut = match head.rfind(char::is_whitespace) {
+        Some(i) if i > head.len() / 2 => &head[..i],
+        _ => head.as_str(),
+    };
+    format!("{}…", cut.trim_end_matches([',', ';', ':', ' ']))
+}
+
+/// The `search_knowledge` query for a question clause: without a framing
+/// lead-in ("Quick one about HH-1003 - what …"), without words that frame a
+/// question rather than say what it is about ("sort of", "ends up"), at most
+/// 300 characters cut at a word.
+pub(super) fn knowledge_query(q: &str) -> String {
+    let mut text = q.trim();
+    for sep in [" - ", " – ", " — ", ": "] {
+        if let Some((lead, rest)) = text.split_once(sep) {
+            let opens = fold(rest)
+                .split(|c: char| !c.is_alphanumeric())
+                .find(|w| !w.is_empty())
+                .is_some_and(|w| QUESTION_WORDS_EN.contains(&w) || QUESTION_WORDS_DE.contains(&w));
+            if opens && !lead.contains('?') {
+                text = rest;
+                break;
+            }
+        }
+    }
+    let kept: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| {
+            let f = fold(w);
+            let core = f.trim_matches(|c: char| !c.is_alphanumeric());
+            core.is_empty() || !DISCOURSE.contains(&core)
+        })
+        .collect();
+    let query = if kept.is_empty() { text.to_owned() } else { kept.join(" ") };
+    truncate_chars(&query, 300)
 }
 
 #[cfg(test)]

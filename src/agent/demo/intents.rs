@@ -14,7 +14,7 @@ use crate::golden::Lang;
 use crate::handoff::HandoffReason;
 
 pub(super) static LISTING_ID: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b([a-z]{1,2})-(\d{4})\b").expect("valid pattern"));
+    LazyLock::new(|| Regex::new(r"(?i)\b([a-z]{1,2})-?(\d{4})\b").expect("valid pattern"));
 pub(super) static PRICE_LIMIT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?ix)\b(?:under|below|less\s+than|up\s+to|max(?:imum)?|at\s+most|no\s+more\s+than|within|bis(?:\s+zu)?|unter|unterhalb\s+von|hochstens|maximal|nicht\s+mehr\s+als)\s*(?:euros?|eur|€)?\s*(\d[\d.,]*)\s*(k\b|tsd\b|tausend\b)?")
         .expect("valid pattern")
@@ -37,7 +37,7 @@ pub(super) static INTENTS: LazyLock<Vec<(HandoffReason, Regex)>> = LazyLock::new
         (
             HandoffReason::PriceNegotiation,
             r(
-                r"\b(negotia\w*|discount|bargain|haggl\w*|verhandl\w*|verhandel\w*|rabatt|preisnachlass|nachlass|entgegenkomm\w*|sonderpreis|better\s+(price|deal|offer)|come\s+down|go\s+down|(lower|reduce|reduced|drop)\s+(the\s+|your\s+)?(price|rent|asking)|(price|rent|miete|preis|kaufpreis)\s+(\w+\s+){0,3}(lower|reduced|senken|reduzier\w*|runter|nachgeben)|would\b.{0,50}\b(accept|take|consider|agree\s+to)\b|(a\s+(little|bit)|slightly|somewhat|etwas|bisschen)\s+(less|lower|cheaper|weniger|gunstiger|niedriger)|(less|lower|cheaper)\s+(rent|price)|(offer|bieten|biete)\s+(you\s+)?(€\s*)?\d|(wurde|wurden|ware|waren)\s+.{0,90}(akzeptieren|einverstanden|annehmen)|(mit|am)\s+(dem\s+)?preis\s+(noch\s+)?(etwas|was)|meet\s+(me|us)\s+halfway|flexib\w+\s+(on|with|beim|bei\s+der|bei\s+dem)\s+(the\s+)?(price|rent|preis|miete))\b",
+                r"\b(negotia\w*|discount|bargain|haggl\w*|verhandl\w*|verhandel\w*|rabatt|preisnachlass|nachlass|entgegenkomm\w*|sonderpreis|better\s+(price|deal|offer)|come\s+down|go\s+down|(lower|reduce|reduced|drop)\s+(the\s+|your\s+)?(price|rent|asking)|(price|rent|miete|preis|kaufpreis)\s+(\w+\s+){0,3}(lower|reduced|senken|reduzier\w*|runter|nachgeben)|would\b.{0,50}\b(accept|take|consider|agree\s+to)\b|(a\s+(little|bit)|slightly|somewhat|etwas|bisschen)\s+(less|lower|cheaper|weniger|gunstiger|niedriger)|(less|lower|cheaper)\s+(rent|price)|(offer|bieten|biete)\s+(you\s+)?(€\s*)?\d|(wurde|wurden|ware|waren)\s+.{0,90}(akzeptieren|einverstanden|annehmen)|(mit|am)\s+(dem\s+)?preis\s+(noch\s+)?(etwas|was)|meet\s+(me|us)\s+halfway|flexib\w+\s+(on|with|beim|bei\s+der|bei\s+dem)\s+(the\s+)?(price|rent|preis|miete)|(any|some|a\s+bit\s+of|little)\s+flexibility|wiggle\s+room|room\s+for\s+(negotiation|manoeuvre|maneuver)|spielraum|verhandlungs\w*|(reden|sprechen)\s+uber\s+(den\s+)?(preis|miete|kaufpreis)|uber\s+(den\s+)?(preis|miete|kaufpreis)\s+(reden|sprechen)|(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))\s*((a|per)\s+month|pro\s+monat|im\s+monat|monatlich)?\s+(instead|rather)|(statt|anstatt|anstelle\s+von|instead\s+of|rather\s+than)\s+(der\s+|den\s+|the\s+)?(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))|(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))\s+(statt|anstatt))\b",
             ),
         ),
         (
@@ -49,13 +49,13 @@ pub(super) static INTENTS: LazyLock<Vec<(HandoffReason, Regex)>> = LazyLock::new
         (
             HandoffReason::Complaint,
             r(
-                r"\b(complain\w*|unacceptable|disappoint\w*|angry|annoyed|furious|rude|outrageous|still\s+(not|hasn.?t|has\s+not|isn.?t)\s+(been\s+)?(fixed|repaired|answered|resolved)|beschwer\w*|unzufrieden|verargert|enttauscht|unverschamt|frechheit|immer\s+noch\s+nicht\s+(repariert|behoben|beantwortet))\b",
+                r"\b(complain\w*|unacceptable|disappoint\w*|angry|annoyed|furious|rude|outrageous|still\s+(not|hasn.?t|has\s+not|isn.?t)\s+(been\s+)?(fixed|repaired|answered|resolved)|beschwer\w*|unzufrieden|verargert|enttauscht|unverschamt|frechheit|immer\s+noch\s+nicht\s+(repariert|behoben|beantwortet)|(warte|warten)\s+(\w+\s+){0,3}seit|still\s+waiting|waiting\s+for\s+(weeks|days|ages|months)|(nobody|no\s+one|no-one)\s+(has\s+|ever\s+)?(got\s+back|answered|replied|called|responded|contacted)|niemand\s+(hat|meldet|ruft|antwortet)|(keine|nie\s+eine)\s+(antwort|ruckmeldung|reaktion)|never\s+(got|received|had)\s+(a\s+|any\s+)?(reply|answer|response|call)|unfreundlich\w*|unprofessionell\w*|unprofessional|terrible\s+service|zumutung|inakzeptabel|argerlich)\b",
             ),
         ),
         (
             HandoffReason::PersonalDataRequest,
             r(
-                r"\b((delete|erase|remove)\s+(all\s+)?(of\s+)?(my|our)\s+(personal\s+)?(data|information|details)|personal\s+data|gdpr|data\s+protection|what\s+data\s+(do\s+)?you\s+(have|hold|store|keep)|dsgvo|datenschutz\w*|(meine|unsere)\s+(personlichen\s+)?daten|daten\s+(losch\w*|geloscht)|auskunft\s+uber\s+(meine|die\s+gespeicherten))\b",
+                r"\b((delete|erase|remove)\s+(all\s+)?(of\s+)?(my|our)\s+(personal\s+)?(data|information|details)|personal\s+data|gdpr|data\s+protection|what\s+data\s+(do\s+)?you\s+(have|hold|store|keep)|dsgvo|datenschutz\w*|(meine|unsere)\s+(personlichen\s+)?daten|daten\s+(losch\w*|geloscht)|auskunft\s+uber\s+(meine|die\s+gespeicherten)|personenbezogen\w*|gespeicherten\s+daten|daten\s+.{0,40}gespeichert|forget\s+(about\s+)?me|(delete|close|remove|erase)\s+(my\s+|our\s+)?(account|profile)|(update|change|correct|amend|rectify|fix)\s+(my|our)\s+(e-?mail(\s+address)?|phone(\s+number)?|telephone(\s+number)?|(postal\s+)?address|surname|name|contact\s+details)|(meine|unsere)\s+(e-?mail\w*|telefonnummer|handynummer|adresse|anschrift|kontaktdaten)\s+(\w+\s+){0,3}(andern|aktualisieren|berichtigen|korrigieren|loschen)|(alles|alle\s+angaben)\s+uber\s+(mich|uns)\s+(\w+\s+){0,2}losch\w*)\b",
             ),
         ),
     ]
@@ -269,7 +269,41 @@ pub(super) struct Analysis {
     pub(super) property_type: Option<&'static str>,
     pub(super) intents: Vec<HandoffReason>,
     pub(super) questions: Vec<String>,
+    /// Feature tags a search asks for (`balcony`, `lift`, …).
+    pub(super) features: Vec<&'static str>,
+    /// "the cheapest …": the first result is the answer.
+    pub(super) cheapest: bool,
 }
+
+/// Feature tags of the catalogue with the words (folded, EN and DE) that ask
+/// for them; a phrase matches as written, a word matches as a whole word.
+pub(super) const FEATURES: &[(&str, &[&str])] = &[
+    ("balcony", &["balcony", "balconies", "balkon", "balkonen"]),
+    ("lift", &["lift", "elevator", "aufzug", "fahrstuhl", "personenaufzug"]),
+    ("garden", &["garden", "garten", "gartenanteil"]),
+    ("terrace", &["terrace", "terrasse", "dachterrasse", "roof terrace"]),
+    ("cellar", &["cellar", "basement", "keller", "kellerraum", "kellerabteil"]),
+    ("garage", &["garage"]),
+    (
+        "parking",
+        &["parking", "parking space", "car space", "stellplatz", "parkplatz", "tiefgarage", "tiefgaragenstellplatz"],
+    ),
+    ("furnished", &["furnished", "mobliert", "moblierte", "moblierten", "mobliertes"]),
+    ("fitted-kitchen", &["fitted kitchen", "einbaukuche", "built-in kitchen"]),
+    ("bathtub", &["bathtub", "bath tub", "badewanne"]),
+    ("guest-wc", &["guest wc", "guest toilet", "gaste-wc", "gastetoilette", "gaste wc"]),
+    ("loggia", &["loggia"]),
+    ("underfloor-heating", &["underfloor heating", "fussbodenheizung"]),
+    ("shop-window", &["shop window", "shop windows", "schaufenster"]),
+    ("bicycle-storage", &["bicycle storage", "bike storage", "fahrradkeller", "fahrradraum", "fahrradabstellraum"]),
+    ("storage-room", &["storage room", "abstellraum"]),
+];
+
+/// Whether folded text asks for the cheapest offer.
+static CHEAPEST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(cheapest|least\s+expensive|lowest\s+(price|rent)|most\s+affordable|gunstigste\w*|billigste\w*|preiswerteste\w*|preisgunstigste\w*)\b")
+        .expect("valid pattern")
+});
 
 pub(super) fn analyze(inquiry: &str) -> Analysis {
     let folded = fold(inquiry);
@@ -305,6 +339,17 @@ pub(super) fn analyze(inquiry: &str) -> Analysis {
     } else {
         None
     };
+    let padded = format!(" {} ", words_joined(&folded));
+    for (tag, names) in FEATURES {
+        if names.iter().any(|n| padded.contains(&format!(" {n} "))) {
+            a.features.push(tag);
+        }
+    }
+    a.cheapest = CHEAPEST.is_match(&folded);
+    if a.cheapest && a.offer_type.is_none() && a.property_type != Some("commercial") {
+        // "The cheapest flat" compares rents; a sale price is not on the same scale.
+        a.offer_type = Some("rent");
+    }
     for (reason, pattern) in INTENTS.iter() {
         if pattern.is_match(&folded) && !a.intents.contains(reason) {
             a.intents.push(*reason);
@@ -317,7 +362,12 @@ pub(super) fn analyze(inquiry: &str) -> Analysis {
         a.questions.retain(|q| {
             let f = fold(q);
             f.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).any(|w| {
-                !FILLER.contains(&w) && !CRITERIA_WORDS.contains(&w) && !is_place_or_number(w) && !PETS.is_match(w)
+                !FILLER.contains(&w)
+                    && !CRITERIA_WORDS.contains(&w)
+                    && !is_place_or_number(w)
+                    && !PETS.is_match(w)
+                    && !DISCOURSE.contains(&w)
+                    && !FEATURES.iter().any(|(_, names)| names.contains(&w))
             })
         });
     }
@@ -355,23 +405,103 @@ pub(super) fn question_clauses(inquiry: &str) -> Vec<String> {
     if !current.trim().is_empty() {
         clauses.push((current.trim().to_owned(), false));
     }
+    let is_question = |text: &str, ends_with_question: bool| -> bool {
+        let folded = fold(text);
+        let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        let opens_question =
+            words.first().is_some_and(|w| QUESTION_WORDS_EN.contains(w) || QUESTION_WORDS_DE.contains(w));
+        if !(ends_with_question || opens_question) || INTENTS.iter().any(|(_, p)| p.is_match(&folded)) {
+            return false;
+        }
+        words.iter().any(|w| !FILLER.contains(w) && !is_place_or_number(w) && !DISCOURSE.contains(w))
+    };
     clauses
         .into_iter()
-        .filter_map(|(text, ends_with_question)| {
+        .flat_map(|(text, ends_with_question)| {
+            if is_question(&text, ends_with_question) {
+                return vec![text];
+            }
+            // "Wie hoch ist die Kaution und kann ich sie am Samstag besichtigen?":
+            // a question joined to a hand-off request is still a question.
             let folded = fold(&text);
-            let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-            let opens_question =
-                words.first().is_some_and(|w| QUESTION_WORDS_EN.contains(w) || QUESTION_WORDS_DE.contains(w));
-            if !(ends_with_question || opens_question) {
-                return None;
+            if !INTENTS.iter().any(|(_, p)| p.is_match(&folded)) {
+                return vec![];
             }
-            if INTENTS.iter().any(|(_, p)| p.is_match(&folded)) {
-                return None;
+            let opens = |part: &str| {
+                fold(part)
+                    .split(|c: char| !c.is_alphanumeric())
+                    .find(|w| !w.is_empty())
+                    .is_some_and(|w| QUESTION_WORDS_EN.contains(&w) || QUESTION_WORDS_DE.contains(&w))
+            };
+            // Split only where a new request starts ("… und kann ich …"), not
+            // inside one ("Could I come and see …").
+            let mut parts = vec![];
+            let mut start = 0;
+            for m in CONJUNCTION.find_iter(&text) {
+                if opens(&text[m.end()..]) {
+                    parts.push(&text[start..m.start()]);
+                    start = m.end();
+                }
             }
-            let topical = words.iter().filter(|w| !FILLER.contains(w) && !is_place_or_number(w)).count();
-            (topical > 0).then_some(text)
+            parts.push(&text[start..]);
+            if parts.len() < 2 {
+                return vec![];
+            }
+            parts
+                .into_iter()
+                .map(str::trim)
+                .filter(|part| !part.is_empty() && opens(part) && is_question(part, false))
+                .map(|part| part.trim_end_matches([',', ';']).to_owned())
+                .collect()
         })
         .collect()
+}
+
+/// Where one sentence joins two requests ("… und kann ich …", "… and could we …").
+static CONJUNCTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i),?\s+(?:und|and|oder|or|sowie|aber|but|also)\s+").expect("valid pattern"));
+
+/// Words that frame a question without saying what it is about ("quick one",
+/// "I was wondering", "kurze Frage"), folded.
+pub(super) const DISCOURSE: &[&str] = &[
+    "quick",
+    "one",
+    "question",
+    "wondering",
+    "wonder",
+    "know",
+    "curious",
+    "ask",
+    "asking",
+    "just",
+    "actually",
+    "kurze",
+    "frage",
+    "fragen",
+    "mal",
+    "eigentlich",
+    "denn",
+    "genau",
+    "eigentlich",
+    "wissen",
+    "gern",
+    "gerne",
+    "hatten",
+    "hatte",
+    "da",
+    "sie",
+    "ihnen",
+    "sort",
+    "kind",
+    "got",
+    "up",
+    "again",
+    "wohl",
+];
+
+/// Folded text as its words joined by single spaces (hyphens kept inside a word).
+fn words_joined(folded: &str) -> String {
+    folded.split(|c: char| !(c.is_alphanumeric() || c == '-')).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 pub(super) fn is_place_or_number(word: &str) -> bool {
@@ -426,13 +556,50 @@ pub(super) fn fields_asked(question: &str) -> Vec<Field> {
     if has(&["floor", "etage", "stock", "stockwerk", "geschoss"]) {
         out.push(Field::Floor);
     }
-    if has(&["available", "verfugbar", "frei", "einziehen", "move", "bezugsfrei"]) {
+    let starts =
+        |stems: &[&str]| f.split(|c: char| !c.is_alphanumeric()).any(|x| stems.iter().any(|s| x.starts_with(s)));
+    if has(&["available", "availability", "verfugbar", "frei", "einziehen", "move", "vacant", "free"])
+        || starts(&["bezug", "einzug", "verfugbar"])
+    {
         out.push(Field::Available);
     }
     if has(&["energy", "energieklasse", "energieausweis", "efficiency"]) {
         out.push(Field::Energy);
     }
-    if has(&["built", "baujahr", "year", "jahr", "gebaut", "old", "alt", "errichtet"]) {
+    // "How old is the heating?" asks about the heating, not the building's year.
+    let component = starts(&[
+        "heat",
+        "heiz",
+        "boiler",
+        "kessel",
+        "warmepump",
+        "kitchen",
+        "kuche",
+        "bath",
+        "bad",
+        "window",
+        "fenster",
+        "roof",
+        "dach",
+        "lift",
+        "elevator",
+        "aufzug",
+        "fahrstuhl",
+        "renov",
+        "sanier",
+        "modernis",
+        "refurb",
+        "floor",
+        "boden",
+        "install",
+        "instal",
+        "applianc",
+        "gerat",
+    ]);
+    if starts(&["baujahr", "gebaut", "errichtet", "erbaut"])
+        || has(&["built", "constructed"])
+        || (has(&["year", "jahr", "old", "alt", "age"]) && !component)
+    {
         out.push(Field::YearBuilt);
     }
     out

@@ -16,6 +16,22 @@ pub(super) struct Plan {
     pub(super) context_id: Option<String>,
 }
 
+/// Every number in a listing record (prices, areas, deposits, …), for checking figures against it.
+fn record_numbers(record: &Value) -> Vec<f64> {
+    let mut out = vec![];
+    let mut stack = vec![record];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) => out.extend(n.as_f64()),
+            Value::String(s) => out.extend(crate::agent::numbers::figures(s).into_iter().map(|f| f.value)),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    out
+}
+
 impl Plan {
     pub(super) fn for_inquiry(c: &Conversation) -> Self {
         let a = analyze(&c.inquiry);
@@ -37,6 +53,7 @@ impl Plan {
         }
         // A city alone ("the weather in Hamburg") is not a property search.
         let housing = a.max_price.is_some()
+            || !a.features.is_empty()
             || a.property_type.is_some()
             || a.offer_type.is_some()
             || a.min_rooms.is_some()
@@ -62,6 +79,9 @@ impl Plan {
         }
         if let Some(t) = a.property_type {
             args.insert("propertyType".into(), json!(t));
+        }
+        if !a.features.is_empty() {
+            args.insert("features".into(), json!(a.features));
         }
         Some(Value::Object(args))
     }
@@ -108,12 +128,15 @@ impl Plan {
             }
         }
         let scope = targets.first();
+        for sentence in self.doubtful_earlier_figures(c, scope) {
+            calls.push(("search_knowledge", self.knowledge_args(&sentence, scope)));
+        }
         let unknown_ids = !self.a.ids.is_empty() && targets.is_empty();
         for q in &self.a.questions {
             if unknown_ids {
                 break;
             }
-            let mut args = json!({ "query": truncate_chars(q, 300) });
+            let mut args = json!({ "query": knowledge_query(q) });
             if let Some(id) = scope {
                 args["listingId"] = json!(id);
             }
@@ -159,7 +182,7 @@ impl Plan {
             .questions
             .iter()
             .filter(|q| {
-                let mut args = json!({ "query": truncate_chars(q, 300) });
+                let mut args = json!({ "query": knowledge_query(q) });
                 if let Some(id) = scope {
                     args["listingId"] = json!(id);
                 }
@@ -223,6 +246,8 @@ impl Plan {
             }
         }
 
+        parts.extend(self.corrections(c, scope));
+
         // A price the customer states about a listing is checked against the record.
         let stated: Vec<f64> = crate::agent::numbers::figures(&c.inquiry)
             .into_iter()
@@ -251,7 +276,7 @@ impl Plan {
         }
 
         for q in &self.a.questions {
-            let mut args = json!({ "query": truncate_chars(q, 300) });
+            let mut args = json!({ "query": knowledge_query(q) });
             if let Some(id) = scope {
                 args["listingId"] = json!(id);
             }
@@ -332,8 +357,72 @@ impl Plan {
         parts.join("\n\n")
     }
 
+    /// Sentences of the last earlier reply that state a price (EUR), with the figures.
+    fn earlier_price_sentences(&self, c: &Conversation) -> Vec<(String, Vec<f64>)> {
+        let Some(reply) = c.history_replies.last() else { return vec![] };
+        crate::chunk::split_sentences(reply)
+            .into_iter()
+            .filter_map(|sentence| {
+                let prices: Vec<f64> = crate::agent::numbers::figures(&sentence)
+                    .into_iter()
+                    .filter(|f| f.kind == crate::agent::numbers::FigureKind::Price)
+                    .map(|f| f.value)
+                    .collect();
+                (!prices.is_empty()).then_some((sentence, prices))
+            })
+            .collect()
+    }
+
+    /// Earlier-reply sentences whose price the listing record does not hold
+    /// (earlier replies are never evidence): each is checked against the records.
+    fn doubtful_earlier_figures(&self, c: &Conversation, scope: Option<&String>) -> Vec<String> {
+        if c.history_replies.is_empty() {
+            return vec![];
+        }
+        let Some(record) = scope.and_then(|id| self.listing_record(c, id)) else { return vec![] };
+        let known = record_numbers(&record);
+        self.earlier_price_sentences(c)
+            .into_iter()
+            .filter(|(_, prices)| {
+                prices.iter().any(|p| !known.iter().any(|k| crate::agent::numbers::same_value(*k, *p)))
+            })
+            .map(|(sentence, _)| sentence)
+            .collect()
+    }
+
+    /// Corrections of earlier figures: a passage that states another price
+    /// for what an earlier-reply sentence claimed.
+    fn corrections(&self, c: &Conversation, scope: Option<&String>) -> Vec<String> {
+        let de = self.a.lang == Lang::De;
+        let mut out = vec![];
+        for sentence in self.doubtful_earlier_figures(c, scope) {
+            let claimed: Vec<f64> = crate::agent::numbers::figures(&sentence).into_iter().map(|f| f.value).collect();
+            let Some(made) = c.result("search_knowledge", &self.knowledge_args(&sentence, scope)) else { continue };
+            let hits = made.result["results"].as_array().cloned().unwrap_or_default();
+            let differing = hits.iter().find(|h| {
+                let text = h["text"].as_str().unwrap_or("");
+                let stated: Vec<f64> = crate::agent::numbers::figures(text)
+                    .into_iter()
+                    .filter(|f| f.kind == crate::agent::numbers::FigureKind::Price)
+                    .map(|f| f.value)
+                    .collect();
+                !stated.is_empty()
+                    && !stated.iter().any(|v| claimed.iter().any(|p| crate::agent::numbers::same_value(*v, *p)))
+            });
+            if let (true, Some(h)) = (made.result["found"] == json!(true), differing) {
+                let (text, id) = (h["text"].as_str().unwrap_or(""), h["chunkId"].as_str().unwrap_or(""));
+                out.push(if de {
+                    format!("Eine Korrektur zu meiner früheren Antwort: Der dort genannte Betrag war falsch. In unseren Unterlagen steht: „{text}“ [{id}]")
+                } else {
+                    format!("A correction to my earlier reply: the figure I gave there was wrong. Our records say: “{text}” [{id}]")
+                });
+            }
+        }
+        out
+    }
+
     pub(super) fn knowledge_args(&self, q: &str, scope: Option<&String>) -> Value {
-        let mut args = json!({ "query": truncate_chars(q, 300) });
+        let mut args = json!({ "query": knowledge_query(q) });
         if let Some(id) = scope {
             args["listingId"] = json!(id);
         }
@@ -365,6 +454,18 @@ impl Plan {
         } else {
             format!("I found {total} listing(s) matching your criteria:")
         }];
+        if self.a.cheapest {
+            // Results come sorted by price, lowest first.
+            let first = &results[0];
+            let id = first["id"].as_str().unwrap_or("");
+            let price =
+                first["price"].as_f64().map(|p| format_price(p, first["priceUnit"].as_str(), de)).unwrap_or_default();
+            lines[0] = if de {
+                format!("Am günstigsten ist derzeit {id} [{id}] mit {price} (von {total} passenden Inseraten):")
+            } else {
+                format!("The cheapest is currently {id} [{id}] at {price} (of {total} matching listings):")
+            };
+        }
         for l in results.iter().take(3) {
             let id = l["id"].as_str().unwrap_or("");
             let price = l["price"].as_f64().map(|p| format_price(p, l["priceUnit"].as_str(), de)).unwrap_or_default();
@@ -377,6 +478,15 @@ impl Plan {
             if self.a.pets {
                 line.push_str("; ");
                 line.push_str(&pets_phrase(l["petsAllowed"].as_str().unwrap_or(""), de));
+            }
+            if self.a.offer_type.is_none() {
+                line.push_str(match (l["offerType"].as_str(), de) {
+                    (Some("sale"), false) => " (for sale)",
+                    (Some("sale"), true) => " (zum Kauf)",
+                    (Some("rent"), false) => " (to rent)",
+                    (Some("rent"), true) => " (zur Miete)",
+                    _ => "",
+                });
             }
             if l["propertyType"] == json!("commercial") {
                 line.push_str(if de {
