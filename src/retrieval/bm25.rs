@@ -63,6 +63,12 @@ pub fn query_concepts(question: &str) -> Vec<QueryConcept> {
         .collect()
 }
 
+/// Analyzed terms of light verbs, which weigh half in keyword coverage.
+const LIGHT_TERMS: &[&str] = &[
+    "pay", "zahlen", "bezahlen", "have", "get", "give", "make", "need", "bekommen", "brauch", "brauchen", "geben",
+    "machen",
+];
+
 /// Scope value indexed for policy chunks (listing chunks index their listing id).
 const POLICY_SCOPE: &str = "policy";
 
@@ -237,6 +243,9 @@ impl KeywordIndex {
     /// titled "… with balcony"). Unscoped, the title's words count as present:
     /// they say which listing "the two-room apartment in Altona" is.
     pub fn coverage(&self, concepts: &[QueryConcept], chunk: usize, scoped: bool) -> f64 {
+        // Verbs that say how, not what ("pay", "have", "get"): half weight, so
+        // a sentence sharing only "pay" does not cover "Raten zahlen" (#17).
+        let light = |c: &QueryConcept| if LIGHT_TERMS.contains(&c.term.as_str()) { 0.5 } else { 1.0 };
         let Some(own) = self.doc_terms.get(chunk) else { return 0.0 };
         let title = self.title_only.get(chunk).filter(|_| !scoped);
         let present = |t: &str| own.contains(t) || title.is_some_and(|x| x.contains(t));
@@ -249,20 +258,23 @@ impl KeywordIndex {
                 || c.alternatives.iter().filter(|p| p.iter().all(|f| self.doc_freq.contains_key(f.as_str())));
             if c.alternatives.iter().any(|p| p.iter().all(|f| present(f.as_str()))) {
                 // A present concept weighs what its most common way of being present weighs.
-                let w = in_corpus().map(|p| phrase_idf(p)).min_by(f64::total_cmp).unwrap_or(0.0);
+                let w = in_corpus().map(|p| phrase_idf(p)).min_by(f64::total_cmp).unwrap_or(0.0) * light(c);
                 hit += w;
                 all += w;
             } else {
                 // A missing one weighs as much, unless the question's own word
                 // is absent from the corpus (a German word over English text):
-                // then it weighs that word's own IDF, the highest possible, so
-                // "Kann ich die Kaution in Raten zahlen?" does not cover a
-                // sentence that only shares "pay" (#17).
+                // then it weighs its most specific translation, so "Raten"
+                // (instalments) counts fully against a sentence that only
+                // shares "pay" (#17).
                 all += if self.doc_freq.contains_key(c.term.as_str()) {
                     in_corpus().map(|p| phrase_idf(p)).min_by(f64::total_cmp).unwrap_or(0.0)
                 } else {
-                    self.idf(c.term.as_str())
-                };
+                    in_corpus()
+                        .map(|p| phrase_idf(p))
+                        .max_by(f64::total_cmp)
+                        .unwrap_or_else(|| self.idf(c.term.as_str()))
+                } * light(c);
             }
         }
         if all > 0.0 {

@@ -148,9 +148,9 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("elevator", &["lift"]),
     ("pet", &["animals", "dogs", "cats"]),
     ("pets", &["animals", "dogs", "cats"]),
-    // The catalogue writes amounts as "1,650 EUR"; customers write euros.
-    ("euro", &["eur"]),
-    ("euros", &["eur"]),
+    // (`euro`/`euros` → `eur` is the analyzer's: the catalogue writes "1,650 EUR".)
+    // "Can I live in the unit?" against "not approved for residential use".
+    ("live", &["residential", "reside"]),
 ];
 
 /// The glossary with both sides analyzed like index terms (folded, stemmed);
@@ -187,4 +187,22 @@ pub fn translations(analyzed: &str) -> Vec<Vec<String>> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn living_reaches_residential_and_raten_reaches_instalments_not_installed() {
+        let live = translations(&crate::retrieval::analyzer::analyze("live")[0]);
+        assert!(
+            live.contains(&vec!["residenti".to_owned()]) || live.iter().any(|p| p[0].starts_with("residenti")),
+            "{live:?}"
+        );
+        let raten = translations(&crate::retrieval::analyzer::analyze("Raten")[0]);
+        assert_eq!(raten, [vec!["instalment".to_owned()]]);
+        assert_eq!(crate::retrieval::analyzer::analyze("installed in 2022"), ["install", "2022"]);
+        assert_eq!(crate::retrieval::analyzer::analyze("in euros"), ["eur"]);
+    }
 }

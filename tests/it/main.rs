@@ -7,6 +7,7 @@ mod calibrate;
 mod catalogue_errors;
 mod cli;
 mod compare;
+mod demo_generalisation;
 mod desk;
 mod eval;
 mod first_run;

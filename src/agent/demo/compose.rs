@@ -179,7 +179,15 @@ pub(super) fn knowledge_query(q: &str) -> String {
             core.is_empty() || !DISCOURSE.contains(&core)
         })
         .collect();
-    let query = if kept.is_empty() { text.to_owned() } else { kept.join(" ") };
+    let mut query = if kept.is_empty() { text.to_owned() } else { kept.join(" ") };
+    // "How old is the heating?" asks when it was installed or built; records
+    // state a year ("installed in 2022"), never an age.
+    let folded = fold(&query);
+    if folded.contains("how old") || folded.contains("wie alt") {
+        let words: Vec<&str> =
+            query.split_whitespace().filter(|w| !matches!(fold(w).as_str(), "old" | "alt")).collect();
+        query = format!("{} installed built", words.join(" "));
+    }
     truncate_chars(&query, 300)
 }
 

@@ -37,7 +37,7 @@ pub(super) static INTENTS: LazyLock<Vec<(HandoffReason, Regex)>> = LazyLock::new
         (
             HandoffReason::PriceNegotiation,
             r(
-                r"\b(negotia\w*|discount|bargain|haggl\w*|verhandl\w*|verhandel\w*|rabatt|preisnachlass|nachlass|entgegenkomm\w*|sonderpreis|better\s+(price|deal|offer)|come\s+down|go\s+down|(lower|reduce|reduced|drop)\s+(the\s+|your\s+)?(price|rent|asking)|(price|rent|miete|preis|kaufpreis)\s+(\w+\s+){0,3}(lower|reduced|senken|reduzier\w*|runter|nachgeben)|would\b.{0,50}\b(accept|take|consider|agree\s+to)\b|(a\s+(little|bit)|slightly|somewhat|etwas|bisschen)\s+(less|lower|cheaper|weniger|gunstiger|niedriger)|(less|lower|cheaper)\s+(rent|price)|(offer|bieten|biete)\s+(you\s+)?(€\s*)?\d|(wurde|wurden|ware|waren)\s+.{0,90}(akzeptieren|einverstanden|annehmen)|(mit|am)\s+(dem\s+)?preis\s+(noch\s+)?(etwas|was)|meet\s+(me|us)\s+halfway|flexib\w+\s+(on|with|beim|bei\s+der|bei\s+dem)\s+(the\s+)?(price|rent|preis|miete)|(any|some|a\s+bit\s+of|little)\s+flexibility|wiggle\s+room|room\s+for\s+(negotiation|manoeuvre|maneuver)|spielraum|verhandlungs\w*|(reden|sprechen)\s+uber\s+(den\s+)?(preis|miete|kaufpreis)|uber\s+(den\s+)?(preis|miete|kaufpreis)\s+(reden|sprechen)|(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))\s*((a|per)\s+month|pro\s+monat|im\s+monat|monatlich)?\s+(instead|rather)|(statt|anstatt|anstelle\s+von|instead\s+of|rather\s+than)\s+(der\s+|den\s+|the\s+)?(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))|(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))\s+(statt|anstatt))\b",
+                r"\b(negotia\w*|discount|bargain|haggl\w*|verhandl\w*|verhandel\w*|rabatt|preisnachlass|nachlass|entgegenkomm\w*|sonderpreis|better\s+(price|deal|offer)|come\s+down|go\s+down|(lower|reduce|reduced|drop)\s+(the\s+|your\s+)?(price|rent|asking)|(price|rent|miete|preis|kaufpreis)\s+(\w+\s+){0,3}(lower|reduced|senken|reduzier\w*|runter|nachgeben)|would\b.{0,50}\b(accept|take|consider|agree\s+to)\b|(a\s+(little|bit)|slightly|somewhat|etwas|bisschen)\s+(less|lower|cheaper|weniger|gunstiger|niedriger)|(less|lower|cheaper)\s+(rent|price)|(offer|bieten|biete)\s+(you\s+)?(€\s*)?\d|(wurde|wurden|ware|waren)\s+.{0,90}(akzeptieren|einverstanden|annehmen)|(mit|am)\s+(dem\s+)?preis\s+(noch\s+)?(etwas|was)|meet\s+(me|us)\s+halfway|flexib\w+\s+(on|with|beim|bei\s+der|bei\s+dem)\s+(the\s+)?(price|rent|preis|miete)|(any|some|a\s+bit\s+of|little)\s+flexibility|wiggle\s+room|room\s+for\s+(negotiation|manoeuvre|maneuver)|spielraum|verhandlungs\w*|(reden|sprechen)\s+uber\s+(den\s+|die\s+)?(preis|miete|kaufpreis)|uber\s+(den\s+|die\s+)?(preis|miete|kaufpreis)\s+(\S+\s+){0,4}(reden|sprechen|verhandeln)|(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))\s*((a|per)\s+month|pro\s+monat|im\s+monat|monatlich)?\s+(instead|rather)|(statt|anstatt|anstelle\s+von|instead\s+of|rather\s+than)\s+(der\s+|den\s+|the\s+)?(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))|(€\s*\d[\d.,]*|\d{1,3}(?:[.,]\d{3})+|[1-9]\d{2}|[1-9]\d{4,}|(?:1[0-8]|2[1-9]|[3-9]\d)\d{2}|\d[\d.,]*\s*(?:€|eur|euros?|k))\s+(statt|anstatt))\b",
             ),
         ),
         (
@@ -55,7 +55,7 @@ pub(super) static INTENTS: LazyLock<Vec<(HandoffReason, Regex)>> = LazyLock::new
         (
             HandoffReason::PersonalDataRequest,
             r(
-                r"\b((delete|erase|remove)\s+(all\s+)?(of\s+)?(my|our)\s+(personal\s+)?(data|information|details)|personal\s+data|gdpr|data\s+protection|what\s+data\s+(do\s+)?you\s+(have|hold|store|keep)|dsgvo|datenschutz\w*|(meine|unsere)\s+(personlichen\s+)?daten|daten\s+(losch\w*|geloscht)|auskunft\s+uber\s+(meine|die\s+gespeicherten)|personenbezogen\w*|gespeicherten\s+daten|daten\s+.{0,40}gespeichert|forget\s+(about\s+)?me|(delete|close|remove|erase)\s+(my\s+|our\s+)?(account|profile)|(update|change|correct|amend|rectify|fix)\s+(my|our)\s+(e-?mail(\s+address)?|phone(\s+number)?|telephone(\s+number)?|(postal\s+)?address|surname|name|contact\s+details)|(meine|unsere)\s+(e-?mail\w*|telefonnummer|handynummer|adresse|anschrift|kontaktdaten)\s+(\w+\s+){0,3}(andern|aktualisieren|berichtigen|korrigieren|loschen)|(alles|alle\s+angaben)\s+uber\s+(mich|uns)\s+(\w+\s+){0,2}losch\w*)\b",
+                r"\b((delete|erase|remove)\s+(all\s+)?(of\s+)?(my|our)\s+(personal\s+)?(data|information|details)|personal\s+data|gdpr|data\s+protection|what\s+data\s+(do\s+)?you\s+(have|hold|store|keep)|dsgvo|datenschutz\w*|(meine|unsere)\s+(personlichen\s+)?daten|daten\s+(losch\w*|geloscht)|auskunft\s+uber\s+(meine|die\s+gespeicherten)|personenbezogen\w*|gespeicherten\s+daten|daten\s+.{0,40}gespeichert|forget\s+(about\s+)?me|(delete|close|remove|erase)\s+(my\s+|our\s+)?(account|profile)|(update|change|correct|amend|rectify|fix)\s+(my|our)\s+(e-?mail(\s+address)?|phone(\s+number)?|telephone(\s+number)?|(postal\s+)?address|surname|name|contact\s+details)|(meine|unsere)\s+(e-?mail\w*|telefonnummer|handynummer|adresse|anschrift|kontaktdaten)\s+(\w+\s+){0,3}(andern|aktualisieren|berichtigen|korrigieren|loschen)|(andern|aktualisieren|berichtigen|korrigieren|loschen)\s+sie\s+(bitte\s+)?(meine|unsere)\s+(e-?mail|telefon|handy|adresse|anschrift|kontakt|daten|name)|(alles|alle\s+angaben)\s+uber\s+(mich|uns)\s+(\w+\s+){0,2}losch\w*)\b",
             ),
         ),
     ]
@@ -356,6 +356,9 @@ pub(super) fn analyze(inquiry: &str) -> Analysis {
         }
     }
     a.questions = question_clauses(inquiry);
+    // A question asked twice is searched once.
+    let mut seen = BTreeSet::new();
+    a.questions.retain(|q| seen.insert(fold(q)));
     if a.ids.is_empty() && (a.city.is_some() || a.max_price.is_some()) {
         // In a search, a clause that only restates criteria ("in which I may
         // keep my cat?") is answered by the search itself.
@@ -408,8 +411,9 @@ pub(super) fn question_clauses(inquiry: &str) -> Vec<String> {
     let is_question = |text: &str, ends_with_question: bool| -> bool {
         let folded = fold(text);
         let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-        let opens_question =
-            words.first().is_some_and(|w| QUESTION_WORDS_EN.contains(w) || QUESTION_WORDS_DE.contains(w));
+        // "And is it …" opens a question; "and we have been looking …" does not.
+        let opener = words.iter().find(|w| !matches!(**w, "and" | "und" | "also" | "but" | "aber"));
+        let opens_question = opener.is_some_and(|w| QUESTION_WORDS_EN.contains(w) || QUESTION_WORDS_DE.contains(w));
         if !(ends_with_question || opens_question) || INTENTS.iter().any(|(_, p)| p.is_match(&folded)) {
             return false;
         }
