@@ -164,7 +164,7 @@ pub(super) fn knowledge_query(q: &str) -> String {
             let opens = fold(rest)
                 .split(|c: char| !c.is_alphanumeric())
                 .find(|w| !w.is_empty())
-                .is_some_and(|w| QUESTION_WORDS_EN.contains(&w) || QUESTION_WORDS_DE.contains(&w));
+                .is_some_and(|w| is_one_of(QUESTION_WORDS_EN, w) || is_one_of(QUESTION_WORDS_DE, w));
             if opens && !lead.contains('?') {
                 text = rest;
                 break;
@@ -176,7 +176,10 @@ pub(super) fn knowledge_query(q: &str) -> String {
         .filter(|w| {
             let f = fold(w);
             let core = f.trim_matches(|c: char| !c.is_alphanumeric());
-            core.is_empty() || !DISCOURSE.contains(&core)
+            // A price in the question (perhaps a wrong one) is not a search term:
+            // the records state their own figures.
+            let price_like = core.len() >= 3 && core.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',');
+            core.is_empty() || (!is_one_of(DISCOURSE, core) && !price_like)
         })
         .collect();
     let mut query = if kept.is_empty() { text.to_owned() } else { kept.join(" ") };

@@ -26,12 +26,14 @@ pub(super) static ROOMS: LazyLock<Regex> = LazyLock::new(|| {
 /// Intent patterns over folded text (see [`crate::fold::fold`]: `ü`→`u`,
 /// `ä`/`ae`→`a`, …). One ticket per matched reason.
 pub(super) static INTENTS: LazyLock<Vec<(HandoffReason, Regex)>> = LazyLock::new(|| {
-    let r = |p: &str| Regex::new(p).expect("valid pattern");
+    // Patterns run over folded text, so they are folded too ("anschauen" is
+    // matched as "anschaun", "request" as "requst").
+    let r = |p: &str| Regex::new(&crate::fold::collapse_pairs(p)).expect("valid pattern");
     vec![
         (
             HandoffReason::ViewingRequest,
             r(
-                r"\b((can|could|may|might|would\s+like\s+to|want\s+to|like\s+to|i.?d\s+like\s+to|love\s+to|hoping\s+to|able\s+to)\s+(i\s+|we\s+)?(please\s+)?((come|drop\s+by)\s+(and|to)\s+)?(view|see|visit|look\s+at|take\s+a\s+look|come\s+(by|round))|(arrange|book|schedule|set\s+up|request)\s+(a\s+|an\s+)?(viewing|visit|appointment)|viewing\s+(on|at|this|next|tomorrow)|(come|drop\s+by)\s+(and|to)\s+see|besichtigungstermin\w*|termin\s+zur\s+besichtigung|besichtigung\s+(am|um|nachste|diese|morgen)|(kann|konnte|darf|mochte|mochten|wurde|wurden|will|wollen|konnen)\b.{0,80}\b(besichtig\w*|ansehen|anschauen|anzusehen|anzuschauen|vorbeikommen))\b",
+                r"\b((can|could|may|might|would\s+like\s+to|want\s+to|like\s+to|i.?d\s+like\s+to|love\s+to|hoping\s+to|able\s+to)\s+(i\s+|we\s+)?(please\s+)?((come|drop\s+by)\s+(and|to)\s+)?(view|see|visit|look\s+at|take\s+a\s+look|come\s+(by|round))|(arrange|book|schedule|set\s+up|request|get|organi[sz]e)\s+(a\s+|an\s+)?(viewing|visit|appointment)|(arrange|book|schedule|set\s+up)\s+(a\s+time\s+)?to\s+(see|view|visit)|viewing\s+(on|at|this|next|tomorrow|sorted|arranged|booked|scheduled)|(come|drop\s+by)\s+(and|to)\s+see|(be\s+)?(shown|show\s+(me|us))\s+(a)?round|(einen|ein|nachsten|neuen)\s+besichtigungstermin\w*|besichtigungstermin\w*\s+(am|fur|um|vereinbaren|ausmachen|bekommen|buchen)|termin\s+zur\s+besichtigung|(fur|zu)\s+(eine|einer)\s+besichtigung|besichtigung\w*\s+(\w+\s+){0,3}(vereinbaren|ausmachen|buchen|anfragen|arrangieren|eintragen)|besichtigung\s+(am|um|nachste|diese|morgen)|(kann|konnte|darf|mochte|mochten|wurde|wurden|will|wollen|konnen)\b.{0,80}\b(besichtig\w*|ansehen|anschauen|anzusehen|anzuschauen|vorbeikommen))\b",
             ),
         ),
         (
@@ -55,15 +57,17 @@ pub(super) static INTENTS: LazyLock<Vec<(HandoffReason, Regex)>> = LazyLock::new
         (
             HandoffReason::PersonalDataRequest,
             r(
-                r"\b((delete|erase|remove)\s+(all\s+)?(of\s+)?(my|our)\s+(personal\s+)?(data|information|details)|personal\s+data|gdpr|data\s+protection|what\s+data\s+(do\s+)?you\s+(have|hold|store|keep)|dsgvo|datenschutz\w*|(meine|unsere)\s+(personlichen\s+)?daten|daten\s+(losch\w*|geloscht)|auskunft\s+uber\s+(meine|die\s+gespeicherten)|personenbezogen\w*|gespeicherten\s+daten|daten\s+.{0,40}gespeichert|forget\s+(about\s+)?me|(delete|close|remove|erase)\s+(my\s+|our\s+)?(account|profile)|(update|change|correct|amend|rectify|fix)\s+(my|our)\s+(e-?mail(\s+address)?|phone(\s+number)?|telephone(\s+number)?|(postal\s+)?address|surname|name|contact\s+details)|(meine|unsere)\s+(e-?mail\w*|telefonnummer|handynummer|adresse|anschrift|kontaktdaten)\s+(\w+\s+){0,3}(andern|aktualisieren|berichtigen|korrigieren|loschen)|(andern|aktualisieren|berichtigen|korrigieren|loschen)\s+sie\s+(bitte\s+)?(meine|unsere)\s+(e-?mail|telefon|handy|adresse|anschrift|kontakt|daten|name)|(alles|alle\s+angaben)\s+uber\s+(mich|uns)\s+(\w+\s+){0,2}losch\w*)\b",
+                r"\b((delete|erase|remove)\s+(all\s+)?(of\s+)?(my|our)\s+(personal\s+)?(data|information|details)|personal\s+data|gdpr|data\s+protection|what\s+data\s+(do\s+)?you\s+(have|hold|store|keep)|dsgvo|datenschutz\w*|(meine|unsere)\s+(personlichen\s+)?daten|daten\s+(losch\w*|geloscht)|auskunft\s+uber\s+(meine|die\s+gespeicherten)|personenbezogen\w*|gespeicherten\s+daten|daten\s+.{0,40}gespeichert|forget\s+(about\s+)?me|(delete|close|remove|erase)\s+(my\s+|our\s+)?(account|profile)|(update|change|correct|amend|rectify|fix)\s+(my|our)\s+(e-?mail(\s+address)?|phone(\s+number)?|telephone(\s+number)?|(postal\s+)?address|surname|name|contact\s+details)|(update|change|correct|amend|rectify)\s+the\s+(e-?mail(\s+address)?|phone\s+number|telephone\s+number|contact\s+details)\s+(you|on\s+file|for\s+me)|(meine|unsere)\s+(e-?mail\w*|telefonnummer|handynummer|adresse|anschrift|kontaktdaten)\s+(\w+\s+){0,3}(andern|aktualisieren|berichtigen|korrigieren|loschen)|(andern|aktualisieren|berichtigen|korrigieren|loschen)\s+sie\s+(bitte\s+)?(meine|unsere)\s+(e-?mail|telefon|handy|adresse|anschrift|kontakt|daten|name)|(alles|alle\s+angaben)\s+uber\s+(mich|uns)\s+(\w+\s+){0,2}losch\w*)\b",
             ),
         ),
     ]
 });
 
 pub(super) static PETS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(dogs?|cats?|pets?|pupp(y|ies)|kittens?|hund\w*|katze\w*|kater|haustier\w*)\b")
-        .expect("valid pattern")
+    Regex::new(&crate::fold::collapse_pairs(
+        r"\b(dogs?|cats?|pets?|pupp(y|ies)|kittens?|hund\w*|katze\w*|kater|haustier\w*)\b",
+    ))
+    .expect("valid pattern")
 });
 
 /// City names with their exonyms (folded), as the customer may write them.
@@ -243,6 +247,10 @@ pub(super) const FILLER: &[&str] = &[
 /// Words that only restate search criteria in a search inquiry ("in which I
 /// may keep my cat").
 pub(super) const CRITERIA_WORDS: &[&str] = &[
+    "cheapest",
+    "gunstigste",
+    "gunstigsten",
+    "billigste",
     "keep",
     "halten",
     "allowed",
@@ -301,7 +309,7 @@ pub(super) const FEATURES: &[(&str, &[&str])] = &[
 
 /// Whether folded text asks for the cheapest offer.
 static CHEAPEST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(cheapest|least\s+expensive|lowest\s+(price|rent)|most\s+affordable|gunstigste\w*|billigste\w*|preiswerteste\w*|preisgunstigste\w*)\b")
+    Regex::new(&crate::fold::collapse_pairs(r"\b(cheapest|least\s+expensive|lowest\s+(price|rent)|most\s+affordable|gunstigste\w*|billigste\w*|preiswerteste\w*|preisgunstigste\w*)\b"))
         .expect("valid pattern")
 });
 
@@ -322,7 +330,7 @@ pub(super) fn analyze(inquiry: &str) -> Analysis {
     }
     a.min_rooms = ROOMS.captures(inquiry).and_then(|c| parse_number(&c[1]));
     a.pets = PETS.is_match(&folded);
-    let has = |list: &[&str]| list.iter().any(|w| words.contains(w));
+    let has = |list: &[&str]| words.iter().any(|w| is_one_of(list, w));
     a.offer_type = if has(&["buy", "purchase", "kaufen", "kauf", "eigentumswohnung", "sale"]) {
         Some("sale")
     } else if has(&["rent", "mieten", "miete", "let", "rental"]) && (a.city.is_some() || a.max_price.is_some()) {
@@ -341,7 +349,7 @@ pub(super) fn analyze(inquiry: &str) -> Analysis {
     };
     let padded = format!(" {} ", words_joined(&folded));
     for (tag, names) in FEATURES {
-        if names.iter().any(|n| padded.contains(&format!(" {n} "))) {
+        if names.iter().any(|n| padded.contains(&format!(" {} ", crate::fold::collapse_pairs(n)))) {
             a.features.push(tag);
         }
     }
@@ -365,12 +373,12 @@ pub(super) fn analyze(inquiry: &str) -> Analysis {
         a.questions.retain(|q| {
             let f = fold(q);
             f.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).any(|w| {
-                !FILLER.contains(&w)
-                    && !CRITERIA_WORDS.contains(&w)
+                !is_one_of(FILLER, w)
+                    && !is_one_of(CRITERIA_WORDS, w)
                     && !is_place_or_number(w)
                     && !PETS.is_match(w)
-                    && !DISCOURSE.contains(&w)
-                    && !FEATURES.iter().any(|(_, names)| names.contains(&w))
+                    && !is_one_of(DISCOURSE, w)
+                    && !FEATURES.iter().any(|(_, names)| is_one_of(names, w))
             })
         });
     }
@@ -413,11 +421,11 @@ pub(super) fn question_clauses(inquiry: &str) -> Vec<String> {
         let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
         // "And is it …" opens a question; "and we have been looking …" does not.
         let opener = words.iter().find(|w| !matches!(**w, "and" | "und" | "also" | "but" | "aber"));
-        let opens_question = opener.is_some_and(|w| QUESTION_WORDS_EN.contains(w) || QUESTION_WORDS_DE.contains(w));
+        let opens_question = opener.is_some_and(|w| is_one_of(QUESTION_WORDS_EN, w) || is_one_of(QUESTION_WORDS_DE, w));
         if !(ends_with_question || opens_question) || INTENTS.iter().any(|(_, p)| p.is_match(&folded)) {
             return false;
         }
-        words.iter().any(|w| !FILLER.contains(w) && !is_place_or_number(w) && !DISCOURSE.contains(w))
+        words.iter().any(|w| !is_one_of(FILLER, w) && !is_place_or_number(w) && !is_one_of(DISCOURSE, w))
     };
     clauses
         .into_iter()
@@ -435,7 +443,7 @@ pub(super) fn question_clauses(inquiry: &str) -> Vec<String> {
                 fold(part)
                     .split(|c: char| !c.is_alphanumeric())
                     .find(|w| !w.is_empty())
-                    .is_some_and(|w| QUESTION_WORDS_EN.contains(&w) || QUESTION_WORDS_DE.contains(&w))
+                    .is_some_and(|w| is_one_of(QUESTION_WORDS_EN, w) || is_one_of(QUESTION_WORDS_DE, w))
             };
             // Split only where a new request starts ("… und kann ich …"), not
             // inside one ("Could I come and see …").
@@ -486,7 +494,6 @@ pub(super) const DISCOURSE: &[&str] = &[
     "eigentlich",
     "denn",
     "genau",
-    "eigentlich",
     "wissen",
     "gern",
     "gerne",
@@ -501,7 +508,36 @@ pub(super) const DISCOURSE: &[&str] = &[
     "up",
     "again",
     "wohl",
+    "system",
+    "etwas",
+    "passendes",
+    "passend",
+    "angebot",
+    "anything",
+    "suitable",
+    "currently",
+    "zurzeit",
+    "derzeit",
+    "momentan",
+    "aktuell",
+    "now",
+    "jetzt",
+    // Asking whom to contact about a request is about the hand-off, not a fact.
+    "talk",
+    "speak",
+    "contact",
+    "reach",
+    "ansprechen",
+    "wenden",
+    "kontaktieren",
+    "ansprechpartner",
 ];
+
+/// Whether a folded word is one of `list` (whose words are folded here too:
+/// "does" is "dos" in folded text, "question" is "qustion").
+pub(super) fn is_one_of(list: &[&str], folded_word: &str) -> bool {
+    list.iter().any(|x| *x == folded_word || crate::fold::collapse_pairs(x) == folded_word)
+}
 
 /// Folded text as its words joined by single spaces (hyphens kept inside a word).
 fn words_joined(folded: &str) -> String {
@@ -511,8 +547,8 @@ fn words_joined(folded: &str) -> String {
 pub(super) fn is_place_or_number(word: &str) -> bool {
     word.chars().all(|c| c.is_ascii_digit())
         || CITIES.iter().any(|(_, names)| names.contains(&word))
-        || QUESTION_WORDS_EN.contains(&word)
-        || QUESTION_WORDS_DE.contains(&word)
+        || is_one_of(QUESTION_WORDS_EN, word)
+        || is_one_of(QUESTION_WORDS_DE, word)
         || (word.len() <= 2 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
@@ -532,7 +568,7 @@ pub(super) enum Field {
 pub(super) fn fields_asked(question: &str) -> Vec<Field> {
     let f = fold(question);
     let mut out = vec![];
-    let has = |ws: &[&str]| ws.iter().any(|w| f.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w));
+    let has = |ws: &[&str]| f.split(|c: char| !c.is_alphanumeric()).any(|x| is_one_of(ws, x));
     if has(&[
         "price",
         "cost",
@@ -562,8 +598,19 @@ pub(super) fn fields_asked(question: &str) -> Vec<Field> {
     }
     let starts =
         |stems: &[&str]| f.split(|c: char| !c.is_alphanumeric()).any(|x| stems.iter().any(|s| x.starts_with(s)));
-    if has(&["available", "availability", "verfugbar", "frei", "einziehen", "move", "vacant", "free"])
-        || starts(&["bezug", "einzug", "verfugbar"])
+    if has(&[
+        "available",
+        "availability",
+        "verfugbar",
+        "frei",
+        "einziehen",
+        "move",
+        "vacant",
+        "free",
+        "keys",
+        "key",
+        "handover",
+    ]) || starts(&["bezug", "einzug", "verfugbar", "schlussel", "ubergabe", "ubergeben"])
     {
         out.push(Field::Available);
     }
@@ -663,10 +710,21 @@ mod tests {
             ("Can I terminate the contract early?", HandoffReason::ContractOrLegal),
             ("Die Heizung ist immer noch nicht repariert, ich möchte mich beschweren.", HandoffReason::Complaint),
             ("Can I see the flat on Friday?", HandoffReason::ViewingRequest),
+            // Folded text has "anschaun": the patterns are folded the same way.
+            ("Ich würde mir die Wohnung gern am Montag anschauen.", HandoffReason::ViewingRequest),
+            ("Could someone show us round the flat next week?", HandoffReason::ViewingRequest),
+            ("Can you set up a time to see K-4001?", HandoffReason::ViewingRequest),
         ];
         for (text, reason) in cases {
             assert!(analyze(text).intents.contains(&reason), "{text}: {:?}", analyze(text).intents);
         }
         assert!(analyze("Is heating included?").intents.is_empty());
+        // Asking what to bring to a viewing is a question, not a request for one.
+        assert!(analyze("Was muss ich zum Besichtigungstermin mitbringen?").intents.is_empty());
+        // "does" folds to "dos": a clause opening with it is still a question.
+        assert_eq!(
+            question_clauses("Does the flat have a garden, and what does it cost"),
+            ["Does the flat have a garden, and what does it cost"]
+        );
     }
 }

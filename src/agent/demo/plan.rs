@@ -16,6 +16,10 @@ pub(super) struct Plan {
     pub(super) context_id: Option<String>,
 }
 
+/// A citation in a reply, `[HH-1001#s5]` or `[policy:deposit#amount]`.
+static CITATION: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"\s*\[[^\[\]\s]{2,80}\]").expect("valid pattern"));
+
 /// Every number in a listing record (prices, areas, deposits, …), for checking figures against it.
 fn record_numbers(record: &Value) -> Vec<f64> {
     let mut out = vec![];
@@ -386,7 +390,8 @@ impl Plan {
             .filter(|(_, prices)| {
                 prices.iter().any(|p| !known.iter().any(|k| crate::agent::numbers::same_value(*k, *p)))
             })
-            .map(|(sentence, _)| sentence)
+            // The claim without its citation: what to look the figure up by.
+            .map(|(sentence, _)| CITATION.replace_all(&sentence, "").trim().to_owned())
             .collect()
     }
 
