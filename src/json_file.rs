@@ -97,6 +97,19 @@ impl<'de> Visitor<'de> for AnyValueVisitor {
     }
 }
 
+/// How a JSON value is described in an error message: `null`, `a string`, `an object`, …
+pub fn kind(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;

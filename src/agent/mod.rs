@@ -7,6 +7,9 @@ pub mod guards;
 pub mod model;
 pub mod numbers;
 pub mod render;
+mod run;
+
+pub use run::{ForcedCause, GuardEvent, ModelExchange, Outcome, RunEvent, RunResult, TraceEntry};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::handoff::Ticket;
 use crate::tools::JsonToolResult;
-use guards::{Evidence, Violation};
+use guards::Evidence;
 use model::{Message, ModelClient, ModelError, ModelRequest, StopReason, ToolCall, ToolDefinition, ToolOutput, Usage};
 
 /// How the agent reaches the four tools. The built-in implementation is an
@@ -101,138 +104,6 @@ pub const MAX_REPLY_CHARS: usize = 20_000;
 /// Most earlier exchanges a run accepts.
 pub const MAX_HISTORY: usize = 5;
 
-/// Why a run ended in a forced hand-off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ForcedCause {
-    /// A draft failed the guards twice.
-    GuardFailed,
-    /// The model-call limit was reached without a reply.
-    TurnLimit,
-    /// The token budget was used up.
-    TokenBudget,
-    /// A model call timed out.
-    ModelTimeout,
-    /// The model's output was cut off (max tokens).
-    Truncated,
-    /// The model refused.
-    Refused,
-    /// The same tool call (name + arguments) was requested a third time.
-    RepeatedCall,
-    /// The model provider failed (after retries) or answered unreadably.
-    ModelError,
-}
-
-impl ForcedCause {
-    /// The wire name, e.g. `guard_failed`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::GuardFailed => "guard_failed",
-            Self::TurnLimit => "turn_limit",
-            Self::TokenBudget => "token_budget",
-            Self::ModelTimeout => "model_timeout",
-            Self::Truncated => "truncated",
-            Self::Refused => "refused",
-            Self::RepeatedCall => "repeated_call",
-            Self::ModelError => "model_error",
-        }
-    }
-}
-
-/// How a run ended. "Answered" can still include tickets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Outcome {
-    /// A checked reply was produced.
-    Answered,
-    /// Code handed the inquiry to a person with the fixed reply.
-    ForcedHandoff {
-        /// Why.
-        cause: ForcedCause,
-    },
-}
-
-/// One tool call of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct TraceEntry {
-    /// 1-based model call that requested it (0 for the code's forced hand-off).
-    pub model_call: u32,
-    /// Tool name.
-    pub tool: String,
-    /// Arguments as sent.
-    pub arguments: serde_json::Value,
-    /// Result JSON (`{error, hint}` on failure).
-    pub result: serde_json::Value,
-    /// Whether the call failed.
-    pub is_error: bool,
-    /// Wall time of the call (ms).
-    pub duration_ms: u64,
-}
-
-/// One model call of a run, for auditing a report against the response cache.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ModelExchange {
-    /// 1-based model call.
-    pub model_call: u32,
-    /// Why the model stopped; `None` when the call failed.
-    pub stop: Option<StopReason>,
-    /// Tokens of this call.
-    pub usage: Usage,
-    /// Wall time of the call as this run saw it (ms; near 0 for a cache hit).
-    pub latency_ms: u64,
-    /// Response-cache key, when a cache was used.
-    pub cache_key: Option<String>,
-    /// Answered from the response cache.
-    pub from_cache: bool,
-    /// The error, when the call failed.
-    pub error: Option<String>,
-}
-
-/// A draft that failed the guards.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct GuardEvent {
-    /// Model call that produced the draft.
-    pub model_call: u32,
-    /// The rejected draft.
-    pub draft: String,
-    /// What failed.
-    pub violations: Vec<Violation>,
-    /// `repair` (the model got another try) or `forced_handoff`.
-    pub action: String,
-}
-
-/// Everything a run produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct RunResult {
-    /// The reply shown to the customer (checked, or the fixed hand-off text).
-    pub reply: String,
-    /// Citation ids in the reply.
-    pub citations: Vec<String>,
-    /// Tickets created in this run, in order.
-    pub handoffs: Vec<Ticket>,
-    /// Every tool call.
-    pub trace: Vec<TraceEntry>,
-    /// Tokens used by the model.
-    pub usage: Usage,
-    /// How it ended.
-    pub outcome: Outcome,
-    /// Rejected drafts.
-    pub guard_events: Vec<GuardEvent>,
-    /// The first draft reply, before any repair (eval checks its numbers too).
-    pub first_draft: Option<String>,
-    /// Model calls made.
-    pub model_calls: u32,
-    /// Model id.
-    pub model: String,
-    /// A model or transport error that ended the run, if any.
-    pub error: Option<String>,
-    /// What the reply could draw on (ids and numbers), for eval's checks.
-    pub evidence: Evidence,
-    /// Every model call, in order.
-    #[serde(default)]
-    pub exchanges: Vec<ModelExchange>,
-}
-
 /// The reply of every forced hand-off, in both languages because the cause may
 /// be that nothing reliable is known about the inquiry.
 pub const FORCED_HANDOFF_REPLY: &str = "Thank you for your message. I could not answer it reliably, so I have passed it to a colleague, who will get back to you. \
@@ -274,40 +145,6 @@ pub fn unwrap_untrusted(wrapped: &str) -> Option<serde_json::Value> {
 
 /// The system prompt for real models: the rules the guards enforce, in words.
 pub const SYSTEM_PROMPT: &str = include_str!("system_prompt.md");
-
-/// What a run reports while it goes (`inquiry serve` streams these as
-/// server-sent events; the finished [`RunResult`] holds all of them too).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum RunEvent {
-    /// A tool call is about to be made.
-    ToolCall {
-        /// 1-based model call that requested it (0 for the code's forced hand-off).
-        model_call: u32,
-        /// Tool name.
-        tool: String,
-        /// Arguments as sent.
-        arguments: serde_json::Value,
-    },
-    /// A tool call returned (or failed).
-    ToolResult(TraceEntry),
-    /// A draft failed the guards.
-    Guard(GuardEvent),
-    /// A hand-off ticket was created.
-    Ticket(Ticket),
-}
-
-impl RunEvent {
-    /// The event name: `tool_call`, `tool_result`, `guard` or `ticket`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::ToolCall { .. } => "tool_call",
-            Self::ToolResult(_) => "tool_result",
-            Self::Guard(_) => "guard",
-            Self::Ticket(_) => "ticket",
-        }
-    }
-}
 
 /// The agent: a model, a tool transport and limits.
 pub struct Agent {

@@ -68,18 +68,10 @@ fn object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("the body is not valid JSON: {e}")))?;
     match value {
         Value::Object(map) => Ok(map),
-        other => Err(ApiError::new(StatusCode::BAD_REQUEST, format!("expected a JSON object, got {}", kind(&other)))),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        other => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("expected a JSON object, got {}", crate::json_file::kind(&other)),
+        )),
     }
 }
 
@@ -97,7 +89,9 @@ fn string(map: &Map<String, Value>, key: &str, at: &str) -> Result<Option<String
     match map.get(key) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(bad(format!("{at}{key}"), format!("expected a string, got {}", kind(other)))),
+        Some(other) => {
+            Err(bad(format!("{at}{key}"), format!("expected a string, got {}", crate::json_file::kind(other))))
+        }
     }
 }
 
@@ -141,7 +135,10 @@ pub fn parse_inquiry(body: &[u8]) -> Result<InquiryRequest, ApiError> {
             for (i, turn) in turns.iter().enumerate() {
                 let at = format!("history[{i}].");
                 let Value::Object(turn) = turn else {
-                    return Err(bad(format!("history[{i}]"), format!("expected an object, got {}", kind(turn))));
+                    return Err(bad(
+                        format!("history[{i}]"),
+                        format!("expected an object, got {}", crate::json_file::kind(turn)),
+                    ));
                 };
                 only_keys(turn, &["inquiry", "reply"], &at)?;
                 let get = |key: &str| -> Result<String, ApiError> {
@@ -150,7 +147,9 @@ pub fn parse_inquiry(body: &[u8]) -> Result<InquiryRequest, ApiError> {
                 history.push(HistoryTurn { inquiry: get("inquiry")?, reply: get("reply")? });
             }
         }
-        Some(other) => return Err(bad("history", format!("expected an array of turns, got {}", kind(other)))),
+        Some(other) => {
+            return Err(bad("history", format!("expected an array of turns, got {}", crate::json_file::kind(other))))
+        }
     }
     Ok(InquiryRequest { inquiry, history })
 }

@@ -101,7 +101,10 @@ impl InProcessClient {
             Value::Null => {}
             other => {
                 return Ok(tool_error(
-                    format!("invalid arguments for {name}: expected a JSON object, found {}", kind(&other)),
+                    format!(
+                        "invalid arguments for {name}: expected a JSON object, found {}",
+                        crate::json_file::kind(&other)
+                    ),
                     format!("call {name} with arguments that match its input schema"),
                 ))
             }
@@ -124,17 +127,6 @@ impl InProcessClient {
 
 fn tool_error(error: String, hint: String) -> JsonToolResult {
     JsonToolResult { value: json!({ "error": error, "hint": hint }), is_error: true }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Structured content when present, else the text content parsed as JSON

@@ -21,6 +21,7 @@ mod conversation;
 mod intents;
 mod language;
 mod plan;
+mod words;
 
 pub use language::detect_language;
 
