@@ -2,6 +2,8 @@
 
 mod agent;
 mod bad_inputs;
+mod bad_inputs_servers;
+mod bad_inputs_surfaces;
 mod browser;
 mod calibrate;
 mod catalogue_errors;
