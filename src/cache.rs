@@ -3,9 +3,12 @@
 //! default), so a run can be replayed with no network, resumed after an
 //! interruption, and re-graded without paying for the agent again.
 //!
-//! Key: SHA-256 over the provider kind, model id, base URL, the exact JSON
-//! request body and the sample (repeat) index, so `--repeat 5` stores five
-//! independent samples. Only answers that parsed are stored: errors (429,
+//! Key: SHA-256 over the provider kind, model id, base URL, the JSON request
+//! body and the sample (repeat) index, so `--repeat 5` stores five
+//! independent samples. Values that change from run to run without changing
+//! what the model is asked ([`VOLATILE_FIELDS`]: a ticket's wall-clock
+//! `createdAt` inside a tool result) are masked in the key, so a recorded run
+//! replays later and at any `-j`. Only answers that parsed are stored: errors (429,
 //! 5xx, timeouts, malformed bodies) never are. Each row carries a SHA-256 of
 //! its body; a row that fails it is dropped and treated as a miss, so a
 //! damaged file never serves a wrong response. A file that is not a readable
@@ -28,7 +31,14 @@ pub const DEFAULT_CACHE_DIR: &str = ".inquiry";
 /// The database file inside the cache directory.
 pub const CACHE_FILE: &str = "cache.sqlite";
 /// Version of the key derivation; bump when the key inputs change.
-const KEY_VERSION: u32 = 1;
+/// 2: volatile fields masked (entries recorded under 1 are misses).
+const KEY_VERSION: u32 = 2;
+
+/// JSON fields whose values are masked in the key wherever they occur in the
+/// request, including inside tool results that travel as text: the wall-clock
+/// creation time of a hand-off ticket. Ticket ids are not volatile (each eval
+/// case has its own queue, numbered from `TKT-0001`).
+pub const VOLATILE_FIELDS: &[&str] = &["createdAt"];
 
 /// How model calls use the cache (`--cache`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -73,9 +83,35 @@ pub fn key(provider: &str, model: &str, base_url: &str, body: &serde_json::Value
         "model": model,
         "base_url": base_url.trim_end_matches('/'),
         "sample": sample,
-        "body": body,
+        "body": masked(body),
     });
     hex(&Sha256::digest(input.to_string().as_bytes()))
+}
+
+/// `body` with every [`VOLATILE_FIELDS`] value replaced by a fixed marker:
+/// as an object key anywhere in the JSON, and as `"createdAt":"…"` inside
+/// strings (tool results are JSON text inside the messages).
+fn masked(body: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    static IN_TEXT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        let names: Vec<String> = VOLATILE_FIELDS.iter().map(|f| regex::escape(f)).collect();
+        regex::Regex::new(&format!(r#"("(?:{})"\s*:\s*)"(?:[^"\\]|\\.)*""#, names.join("|"))).expect("static pattern")
+    });
+    match body {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let v = if VOLATILE_FIELDS.contains(&k.as_str()) { Value::from("<volatile>") } else { masked(v) };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(masked).collect()),
+        Value::String(s) if VOLATILE_FIELDS.iter().any(|f| s.contains(f)) => {
+            Value::String(IN_TEXT.replace_all(s, r#"$1"<volatile>""#).into_owned())
+        }
+        other => other.clone(),
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -113,11 +149,36 @@ pub struct CacheStats {
 }
 
 /// The response cache: one SQLite connection shared by a process's calls.
+/// A writable cache whose file does not exist yet creates it with the first
+/// stored answer, so a command that stores nothing (a model that cannot be
+/// reached) leaves no file behind.
 #[derive(Debug)]
 pub struct ResponseCache {
-    conn: Mutex<Connection>,
+    conn: Mutex<Option<Connection>>,
     path: PathBuf,
+    dir: PathBuf,
 }
+
+/// Another application's database where the cache file should be: refused,
+/// never moved aside or written.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct ForeignFile(String);
+
+/// The columns of `responses`, in order (see [`SCHEMA`]).
+const RESPONSE_COLUMNS: [&str; 11] = [
+    "key",
+    "provider",
+    "model",
+    "body",
+    "body_sha256",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "latency_ms",
+    "written_at",
+];
 
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS responses (
     key TEXT PRIMARY KEY,
@@ -146,15 +207,29 @@ impl ResponseCache {
     pub fn open(dir: &Path, writable: bool) -> anyhow::Result<Self> {
         let path = dir.join(CACHE_FILE);
         if writable {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("--cache-dir {}: cannot create the cache directory", dir.display()))?;
-            let probe = tempfile::NamedTempFile::new_in(dir).with_context(|| {
-                format!(
+            let existing = dir.ancestors().find(|d| d.as_os_str().is_empty() || d.is_dir()).unwrap_or(Path::new("."));
+            let existing = if existing.as_os_str().is_empty() { Path::new(".") } else { existing };
+            if !existing.is_dir() || rustix::fs::access(existing, rustix::fs::Access::WRITE_OK).is_err() {
+                anyhow::bail!(
                     "--cache-dir {}: the cache directory is not writable (use another --cache-dir, or --cache off)",
                     dir.display()
-                )
-            })?;
-            drop(probe);
+                );
+            }
+            if dir.is_dir() {
+                let probe = tempfile::NamedTempFile::new_in(dir).with_context(|| {
+                    format!(
+                        "--cache-dir {}: the cache directory is not writable (use another --cache-dir, or --cache off)",
+                        dir.display()
+                    )
+                })?;
+                drop(probe);
+            } else if dir.exists() {
+                anyhow::bail!("--cache-dir {}: is not a directory", dir.display());
+            }
+            if !path.exists() {
+                // Created with the first stored answer.
+                return Ok(Self { conn: Mutex::new(None), path, dir: dir.to_owned() });
+            }
         } else if !path.is_file() {
             anyhow::bail!(
                 "--cache replay: no response cache at {} (run once with --cache use to record one, or name it with --cache-dir)",
@@ -162,7 +237,8 @@ impl ResponseCache {
             );
         }
         match Self::open_file(&path, writable) {
-            Ok(cache) => Ok(cache),
+            Ok(conn) => Ok(Self { conn: Mutex::new(Some(conn)), path, dir: dir.to_owned() }),
+            Err(e) if e.downcast_ref::<ForeignFile>().is_some() => Err(e),
             Err(e) if writable && path.exists() => {
                 let stamp = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default();
                 let aside = path.with_file_name(format!("{CACHE_FILE}.corrupt-{stamp}"));
@@ -184,29 +260,95 @@ impl ResponseCache {
                     path.display(),
                     aside.display()
                 );
-                Self::open_file(&path, writable)
+                Ok(Self { conn: Mutex::new(Some(Self::open_file(&path, writable)?)), path, dir: dir.to_owned() })
             }
             Err(e) => Err(e),
         }
     }
 
-    fn open_file(path: &Path, writable: bool) -> anyhow::Result<Self> {
+    /// Opens an existing cache for reading only (`inquiry cache stats`):
+    /// nothing is created or written, and a read-only file is fine.
+    ///
+    /// # Errors
+    /// No cache file, another application's file, or an unreadable database.
+    pub fn open_read_only(dir: &Path) -> anyhow::Result<Self> {
+        let path = dir.join(CACHE_FILE);
+        if !path.is_file() {
+            anyhow::bail!("--cache-dir {}: no response cache here ({} does not exist)", dir.display(), path.display());
+        }
+        let conn = Self::open_file(&path, false)?;
+        Ok(Self { conn: Mutex::new(Some(conn)), path, dir: dir.to_owned() })
+    }
+
+    fn open_file(path: &Path, writable: bool) -> anyhow::Result<Connection> {
         use rusqlite::OpenFlags;
         let flags = if writable {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
         } else {
             // Replay creates nothing, but a WAL database needs write access to
-            // be read consistently; it writes only to drop a damaged row.
+            // be read consistently; it writes only to drop a damaged row. A
+            // read-only file is read read-only (damaged rows are then just misses).
             OpenFlags::SQLITE_OPEN_READ_WRITE
         } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)
-            .with_context(|| format!("{}: cannot open the response cache", path.display()))?;
+        let conn = match Connection::open_with_flags(path, flags) {
+            Ok(conn) if writable || !conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) => conn,
+            _ if !writable => {
+                let ro =
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+                let uri = |q: &str| {
+                    format!(
+                        "file:{}?{q}",
+                        path.display().to_string().replace('%', "%25").replace('?', "%3f").replace('#', "%23")
+                    )
+                };
+                Connection::open_with_flags(uri("mode=ro"), ro)
+                    .and_then(|c| {
+                        c.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0)).map(|_| c)
+                    })
+                    .or_else(|_| Connection::open_with_flags(uri("immutable=1"), ro))
+                    .with_context(|| format!("{}: cannot open the response cache", path.display()))?
+            }
+            Err(e) => return Err(e).with_context(|| format!("{}: cannot open the response cache", path.display())),
+            Ok(conn) => conn,
+        };
         conn.busy_timeout(Duration::from_secs(30))?;
+        {
+            use crate::sqlite_owner::{owner, Owner, CACHE_APPLICATION_ID};
+            match owner(&conn, CACHE_APPLICATION_ID, "responses", &["responses"]) {
+                Ok(Owner::Foreign(why)) => {
+                    return Err(ForeignFile(format!(
+                        "{}: not an inquiry response cache ({why}); nothing was written to it; use another --cache-dir",
+                        path.display()
+                    ))
+                    .into())
+                }
+                Ok(Owner::Empty) if !writable => {
+                    anyhow::bail!("{}: not an inquiry response cache (it has no responses table)", path.display())
+                }
+                // A file from before application ids: ours only if its table has our columns.
+                Ok(Owner::Legacy) => {
+                    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('responses') ORDER BY cid")?;
+                    let columns =
+                        stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+                    if columns != RESPONSE_COLUMNS {
+                        return Err(ForeignFile(format!(
+                            "{}: not an inquiry response cache (its responses table has the columns {}); nothing was written to it; use another --cache-dir",
+                            path.display(),
+                            columns.join(", ")
+                        ))
+                        .into());
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => return Err(e.context(format!("{}: not a readable response cache", path.display()))),
+            }
+        }
         let check = || -> rusqlite::Result<()> {
             if writable {
                 conn.pragma_update(None, "journal_mode", "WAL")?;
                 conn.pragma_update(None, "synchronous", "NORMAL")?;
                 conn.execute_batch(SCHEMA)?;
+                crate::sqlite_owner::stamp(&conn, crate::sqlite_owner::CACHE_APPLICATION_ID)?;
             }
             let ok: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
             if ok != "ok" {
@@ -219,7 +361,7 @@ impl ResponseCache {
             Ok(())
         };
         check().with_context(|| format!("{}: not a readable response cache", path.display()))?;
-        Ok(Self { conn: Mutex::new(conn), path: path.to_owned() })
+        Ok(conn)
     }
 
     /// The database file.
@@ -227,15 +369,21 @@ impl ResponseCache {
         &self.path
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Connection>> {
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` on the open database; `None` when no file exists yet.
+    fn with_conn<T>(&self, f: impl FnOnce(&Connection) -> T) -> Option<T> {
+        self.lock().as_ref().map(f)
     }
 
     /// The stored answer for `key`, if one is there and intact. A row whose
     /// body fails its checksum or is not JSON is deleted (when writable) and
     /// reported as a miss; a read error is a miss with a warning.
     pub fn get(&self, key: &str) -> Option<CachedResponse> {
-        let conn = self.conn();
+        let guard = self.lock();
+        let conn = guard.as_ref()?;
         let row = conn
             .query_row(
                 "SELECT body, body_sha256, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, latency_ms, written_at FROM responses WHERE key = ?1",
@@ -298,24 +446,30 @@ impl ResponseCache {
         let sha = hex(&Sha256::digest(body.as_bytes()));
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or_default();
         let i = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        self.conn()
-            .execute(
-                "INSERT OR REPLACE INTO responses VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                params![
-                    key,
-                    provider,
-                    model,
-                    body,
-                    sha,
-                    i(usage.input),
-                    i(usage.output),
-                    i(usage.cache_read),
-                    i(usage.cache_write),
-                    i(latency_ms),
-                    now
-                ],
-            )
-            .with_context(|| format!("{}: cannot store a response", self.path.display()))?;
+        let mut guard = self.lock();
+        if guard.is_none() {
+            std::fs::create_dir_all(&self.dir)
+                .with_context(|| format!("--cache-dir {}: cannot create the cache directory", self.dir.display()))?;
+            *guard = Some(Self::open_file(&self.path, true)?);
+        }
+        let Some(conn) = guard.as_ref() else { unreachable!("opened above") };
+        conn.execute(
+            "INSERT OR REPLACE INTO responses VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            params![
+                key,
+                provider,
+                model,
+                body,
+                sha,
+                i(usage.input),
+                i(usage.output),
+                i(usage.cache_read),
+                i(usage.cache_write),
+                i(latency_ms),
+                now
+            ],
+        )
+        .with_context(|| format!("{}: cannot store a response", self.path.display()))?;
         Ok(())
     }
 
@@ -324,7 +478,17 @@ impl ResponseCache {
     /// # Errors
     /// A read error.
     pub fn stats(&self) -> anyhow::Result<CacheStats> {
-        let conn = self.conn();
+        let guard = self.lock();
+        let Some(conn) = guard.as_ref() else {
+            return Ok(CacheStats {
+                path: self.path.clone(),
+                entries: 0,
+                body_bytes: 0,
+                oldest: None,
+                newest: None,
+                by_model: vec![],
+            });
+        };
         let (entries, bytes, oldest, newest): (i64, i64, Option<i64>, Option<i64>) = conn.query_row(
             "SELECT count(*), coalesce(sum(length(body)), 0), min(written_at), max(written_at) FROM responses",
             [],
@@ -358,8 +522,8 @@ impl ResponseCache {
     /// # Errors
     /// A write error.
     pub fn clear(&self) -> anyhow::Result<u64> {
-        let n = self.conn().execute("DELETE FROM responses", [])?;
-        let _ = self.conn().execute_batch("VACUUM");
+        let n = self.with_conn(|c| c.execute("DELETE FROM responses", [])).transpose()?.unwrap_or(0);
+        let _ = self.with_conn(|c| c.execute_batch("VACUUM"));
         Ok(n as u64)
     }
 
@@ -370,7 +534,10 @@ impl ResponseCache {
     pub fn prune(&self, age: Duration) -> anyhow::Result<u64> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or_default();
         let cutoff = now - i64::try_from(age.as_secs()).unwrap_or(i64::MAX / 2);
-        let n = self.conn().execute("DELETE FROM responses WHERE written_at < ?1", params![cutoff])?;
+        let n = self
+            .with_conn(|c| c.execute("DELETE FROM responses WHERE written_at < ?1", params![cutoff]))
+            .transpose()?
+            .unwrap_or(0);
         Ok(n as u64)
     }
 }
@@ -412,6 +579,23 @@ mod tests {
     }
 
     #[test]
+    fn a_tickets_creation_time_does_not_change_the_key() {
+        let at = |t: &str| {
+            let result = format!(r#"{{"ticketId":"TKT-0001","createdAt":"{t}","reason":"viewing_request"}}"#);
+            serde_json::json!({"messages": [{"role": "user", "content": [{"type": "tool_result", "content": result}]}]})
+        };
+        let a = key("anthropic", "m", "http://h", &at("2026-12-02T10:00:00Z"), 0);
+        assert_eq!(a, key("anthropic", "m", "http://h", &at("2027-01-01T00:00:59Z"), 0));
+        // What the model is asked still counts: another ticket id is another request.
+        let other = serde_json::json!({"messages": [{"role": "user", "content": [{"type": "tool_result",
+            "content": r#"{"ticketId":"TKT-0002","createdAt":"2026-12-02T10:00:00Z","reason":"viewing_request"}"#}]}]});
+        assert_ne!(a, key("anthropic", "m", "http://h", &other, 0));
+        // As an object key too (e.g. a structured tool result).
+        let obj = |t: &str| serde_json::json!({"x": {"createdAt": t, "y": 1}});
+        assert_eq!(key("o", "m", "u", &obj("a"), 0), key("o", "m", "u", &obj("b"), 0));
+    }
+
+    #[test]
     fn round_trip_prune_and_damaged_rows() {
         let dir = tempfile::tempdir().unwrap();
         let cache = ResponseCache::open(dir.path(), true).unwrap();
@@ -424,12 +608,15 @@ mod tests {
         assert_eq!(cache.stats().unwrap().entries, 1);
         assert_eq!(cache.stats().unwrap().by_model, vec![("anthropic:m".to_owned(), 1)]);
         // A body altered behind the cache's back is never served.
-        cache.conn().execute("UPDATE responses SET body = '{\"content\": []}' WHERE key = 'k1'", []).unwrap();
+        cache
+            .with_conn(|c| c.execute("UPDATE responses SET body = '{\"content\": []}' WHERE key = 'k1'", []))
+            .unwrap()
+            .unwrap();
         assert!(cache.get("k1").is_none());
         assert_eq!(cache.stats().unwrap().entries, 0, "the damaged row is dropped");
         cache.put("k3", "openai", "m", &raw, usage, 1).unwrap();
         assert_eq!(cache.prune(Duration::from_secs(3600)).unwrap(), 0);
-        cache.conn().execute("UPDATE responses SET written_at = 0", []).unwrap();
+        cache.with_conn(|c| c.execute("UPDATE responses SET written_at = 0", [])).unwrap().unwrap();
         assert_eq!(cache.prune(Duration::from_secs(3600)).unwrap(), 1);
     }
 

@@ -19,6 +19,8 @@ pub mod knowledge;
 pub mod mcp;
 pub mod providers;
 pub mod retrieval;
+pub mod serving;
+pub mod sqlite_owner;
 pub mod stats;
 pub mod text_file;
 pub mod tools;

@@ -41,6 +41,24 @@ pub fn read(path: &Path) -> Result<String, String> {
     Ok(strip_bom(&text).to_owned())
 }
 
+/// Whether two paths name the same file: the same inode when both exist,
+/// else the same absolute path (`./a.svg` and `a.svg`, a link and its target).
+/// Used to refuse an output that would overwrite one of the inputs.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
+    let absolute = |p: &Path| -> Option<std::path::PathBuf> {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Some(std::fs::canonicalize(parent).ok()?.join(p.file_name()?))
+    };
+    match (absolute(a), absolute(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
 /// The text without a leading UTF-8 byte-order mark.
 pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
@@ -183,6 +201,18 @@ pub fn escape_for_terminal(s: &str, max_chars: usize) -> String {
         }
     }
     out
+}
+
+/// A whole text (a report, a table) made safe for a terminal: line breaks
+/// and tabs stay, every other control character (escape sequences that could
+/// rewrite the screen or the title) is shown escaped. Nothing is cut.
+pub fn printable(s: &str) -> String {
+    if !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return s.to_owned();
+    }
+    s.chars()
+        .map(|c| if c.is_control() && c != '\n' && c != '\t' { c.escape_default().collect() } else { c.to_string() })
+        .collect()
 }
 
 /// Deserializes a string that must not be null (`~`, `null` or an empty

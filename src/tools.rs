@@ -27,11 +27,19 @@ pub struct ToolError {
     pub error: String,
     /// What to do instead (which tool or which argument range).
     pub hint: String,
+    /// A machine-readable kind for failures the caller must treat specially
+    /// ([`HANDOFF_NOT_STORED`]); absent for ordinary argument errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
 }
+
+/// [`ToolError::code`] of a hand-off whose ticket could not be stored: no
+/// person has the request, so no reply may say one will be in touch.
+pub const HANDOFF_NOT_STORED: &str = "handoff_not_stored";
 
 impl ToolError {
     fn new(error: impl Into<String>, hint: impl Into<String>) -> Self {
-        Self { error: error.into(), hint: hint.into() }
+        Self { error: error.into(), hint: hint.into(), code: None }
     }
 }
 
@@ -367,11 +375,12 @@ impl Toolbox {
             contact_email: email.map(str::to_owned),
             now: Utc::now(),
         };
-        self.handoffs.push(new).map_err(|e| {
-            ToolError::new(
-                format!("the ticket could not be stored: {e}"),
-                "try again once; if it fails again, tell the customer a colleague will be in touch",
-            )
+        self.handoffs.push(new).map_err(|e| ToolError {
+            error: format!("the ticket could not be stored, so no person has this request: {e}"),
+            hint: "do not tell the customer that a colleague will be in touch; say that the request could not be \
+                   recorded right now and ask them to contact the agency directly or to try again later"
+                .into(),
+            code: Some(HANDOFF_NOT_STORED),
         })
     }
 
@@ -429,7 +438,11 @@ impl JsonToolResult {
     }
 
     fn err(e: &ToolError) -> Self {
-        Self { value: serde_json::json!({"error": e.error, "hint": e.hint}), is_error: true }
+        let mut value = serde_json::json!({"error": e.error, "hint": e.hint});
+        if let Some(code) = e.code {
+            value["code"] = serde_json::json!(code);
+        }
+        Self { value, is_error: true }
     }
 }
 

@@ -33,6 +33,9 @@ pub struct SetEntry {
     /// URL path segment: the set directory relative to the working directory
     /// (`runs/20261201T101500Z-eval`), `/`-separated.
     pub rel: String,
+    /// The set's URL (`/r/<rel>/`, each segment percent-encoded, so names
+    /// with `#`, `?` or `%` work).
+    pub href: String,
     /// Report name.
     pub name: String,
     /// Run date (RFC 3339) from report.json; empty when unreadable.
@@ -64,9 +67,43 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
     for root in roots {
         walk(root, 0, &mut found);
     }
+    // The same directory reached through two roots is listed once; two
+    // different directories whose relative paths read alike (`runs` and
+    // `../x/runs`) both stay, the later one with a `~2` suffix.
+    let mut seen: std::collections::HashMap<String, PathBuf> = std::collections::HashMap::new();
+    let mut unique = Vec::with_capacity(found.sets.len());
+    for mut set in std::mem::take(&mut found.sets) {
+        let real = std::fs::canonicalize(&set.html).unwrap_or_else(|_| set.html.clone());
+        if seen.values().any(|p| *p == real) {
+            continue;
+        }
+        let base = set.rel.clone();
+        let mut n = 1;
+        while seen.contains_key(&set.rel) {
+            n += 1;
+            set.rel = format!("{base}~{n}");
+        }
+        set.href = format!("/r/{}/", percent_encode_path(&set.rel));
+        seen.insert(set.rel.clone(), real);
+        unique.push(set);
+    }
+    found.sets = unique;
     found.sets.sort_by(|a, b| b.date.cmp(&a.date).then(a.rel.cmp(&b.rel)));
-    found.sets.dedup_by(|a, b| a.rel == b.rel);
     found
+}
+
+/// Percent-encodes a `/`-separated path for a URL (RFC 3986: unreserved
+/// characters and `/` stay, everything else is `%XX` of its UTF-8 bytes).
+pub fn percent_encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 fn walk(dir: &Path, depth: usize, out: &mut Scan) {
@@ -76,7 +113,9 @@ fn walk(dir: &Path, depth: usize, out: &mut Scan) {
         return;
     }
     if dir.join(crate::eval::report_set::MARKER).is_file() {
-        if dir.join("report.html").is_file() {
+        // A report.html that is a link (or a FIFO, a device) is not served:
+        // it could point outside the roots, or block the reader.
+        if std::fs::symlink_metadata(dir.join("report.html")).is_ok_and(|m| m.is_file()) {
             out.sets.push(entry(dir));
         } else {
             out.without_html.push(dir.display().to_string());
@@ -105,12 +144,17 @@ fn entry(dir: &Path) -> SetEntry {
         .filter_map(|c| c.as_os_str().to_str())
         .collect::<Vec<_>>()
         .join("/");
-    let summary: serde_json::Value = std::fs::read_to_string(dir.join("report.json"))
+    // Only a regular file, size-capped: a FIFO named report.json would block the scan.
+    let report_json = dir.join("report.json");
+    let summary: serde_json::Value = std::fs::symlink_metadata(&report_json)
         .ok()
+        .filter(std::fs::Metadata::is_file)
+        .and_then(|_| crate::text_file::read(&report_json).ok())
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
     let s = |k: &str| summary.get(k).and_then(|v| v.as_str()).unwrap_or("").to_owned();
     SetEntry {
+        href: format!("/r/{}/", percent_encode_path(&rel)),
         rel,
         name: s("name"),
         date: s("date"),
@@ -158,11 +202,36 @@ async fn report(State(state): State<ViewState>, axum::extract::Path(path): axum:
     let Some(set) = scan(&state.roots).sets.into_iter().find(|s| s.rel == wanted) else {
         return (StatusCode::NOT_FOUND, "no such report set; see the list at /").into_response();
     };
-    match tokio::fs::read(&set.html).await {
+    match read_page(set.html.clone()).await {
         // The page carries its own Content-Security-Policy.
         Ok(bytes) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes).into_response(),
         Err(e) => (StatusCode::NOT_FOUND, format!("{}: {e}", set.rel)).into_response(),
     }
+}
+
+/// Largest report.html served (bytes).
+const MAX_PAGE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads a page without following a link at its last component (it may have
+/// been swapped for one since the scan) and only from a regular file.
+async fn read_page(path: PathBuf) -> std::io::Result<Vec<u8>> {
+    tokio::task::spawn_blocking(move || {
+        use std::io::Read as _;
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32 | rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(&path)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() || meta.len() > MAX_PAGE_BYTES {
+            return Err(std::io::Error::other("not a regular file of a servable size"));
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        file.take(MAX_PAGE_BYTES).read_to_end(&mut bytes)?;
+        Ok(bytes)
+    })
+    .await
+    .map_err(std::io::Error::other)?
 }
 
 /// Whether a request comes from this server's own pages (or from no page at
@@ -215,7 +284,7 @@ pub async fn bind(
     roots: Vec<PathBuf>,
     bind: SocketAddr,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<std::io::Result<()>>)> {
+) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<anyhow::Result<()>>)> {
     if !bind.ip().is_loopback() {
         anyhow::bail!("refusing to serve reports on {bind}: inquiry view binds to loopback only (e.g. 127.0.0.1:8766)");
     }
@@ -223,7 +292,8 @@ pub async fn bind(
         tokio::net::TcpListener::bind(bind).await.map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))?;
     let local = listener.local_addr()?;
     let app = router(roots, local.port());
-    let task = tokio::spawn(async move { axum::serve(listener, app).with_graceful_shutdown(shutdown).await });
+    let task =
+        tokio::spawn(crate::serving::serve_connections(listener, app, crate::serving::Limits::default(), shutdown));
     Ok((local, task))
 }
 

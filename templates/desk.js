@@ -186,6 +186,7 @@
         else if (name === "guard") trace.appendChild(el("p", "warn", "Guard: draft of model call " + data.model_call + " rejected (" + (data.violations || []).length + " problem(s)); " + data.action));
         else if (name === "ticket") { upsertTicket(Object.assign({ status: "open" }, data)); }
         else if (name === "result") result = data;
+        else if (name === "error" && data.fatal === false) { trace.appendChild(el("p", "warn", "Error: " + data.error)); }
         else if (name === "error") throw new Error(data.error || "the run failed");
       });
       if (!result) throw new Error("the answer stream ended without a result");

@@ -109,6 +109,11 @@ pub const MAX_HISTORY: usize = 5;
 pub const FORCED_HANDOFF_REPLY: &str = "Thank you for your message. I could not answer it reliably, so I have passed it to a colleague, who will get back to you. \
 Vielen Dank für Ihre Nachricht. Ich konnte sie nicht zuverlässig beantworten und habe sie an eine Kollegin oder einen Kollegen weitergegeben, die oder der sich bei Ihnen meldet.";
 
+/// The reply when a hand-off could not be stored even by the harness: it
+/// promises nothing, because no person has the request.
+pub const HANDOFF_NOT_STORED_REPLY: &str = "Thank you for your message. I'm sorry: your request could not be recorded right now, so it has not been passed to a colleague yet. Please contact the agency directly or try again later. \
+Vielen Dank für Ihre Nachricht. Leider konnte Ihr Anliegen gerade nicht erfasst werden und ist daher noch nicht an eine Kollegin oder einen Kollegen weitergegeben. Bitte wenden Sie sich direkt an das Büro oder versuchen Sie es später noch einmal.";
+
 /// First words of the harness's repair request (the demo model recognises it).
 pub const REPAIR_PREFIX: &str = "Your draft reply was not sent because it failed these checks:";
 
@@ -292,6 +297,13 @@ impl Agent {
             if run.first_draft.is_none() {
                 run.first_draft = Some(draft.clone());
             }
+            if run.handoff_not_stored {
+                // The model may have followed the tool's hint, or not: a reply
+                // written after a lost hand-off is never shown. The harness
+                // tries the hand-off once more and says only what is true.
+                run.error = Some("a hand-off could not be stored".into());
+                return Ok(self.force(run, ForcedCause::HandoffNotStored, inquiry).await);
+            }
             let violations = guards::check(&draft, &run.evidence);
             if violations.is_empty() {
                 run.reply = draft;
@@ -349,6 +361,9 @@ impl Agent {
             },
         };
         let mut ticket = None;
+        if result.is_error && name == "hand_off_to_human" && result.value["code"] == crate::tools::HANDOFF_NOT_STORED {
+            run.handoff_not_stored = true;
+        }
         if !result.is_error {
             run.evidence.add_tool_result(&result.value);
             if name == "hand_off_to_human" {
@@ -382,8 +397,10 @@ impl Agent {
             "summary": if summary.chars().count() < 10 { format!("{summary} (no text)") } else { summary },
             "contactEmail": null,
         });
-        self.call_tool(&mut run, "hand_off_to_human".into(), args, 0).await;
-        run.reply = FORCED_HANDOFF_REPLY.to_owned();
+        let stored = !self.call_tool(&mut run, "hand_off_to_human".into(), args, 0).await.is_error;
+        run.reply = if stored { FORCED_HANDOFF_REPLY } else { HANDOFF_NOT_STORED_REPLY }.to_owned();
+        // A hand-off nobody has is what the customer must hear about, whatever forced the run.
+        let cause = if stored { cause } else { ForcedCause::HandoffNotStored };
         run.outcome = Outcome::ForcedHandoff { cause };
         run.finish()
     }
@@ -420,6 +437,8 @@ struct RunState {
     reply: String,
     outcome: Outcome,
     exchanges: Vec<ModelExchange>,
+    /// A `hand_off_to_human` call failed because its ticket could not be stored.
+    handoff_not_stored: bool,
 }
 
 impl RunState {
@@ -438,6 +457,7 @@ impl RunState {
             reply: String::new(),
             outcome: Outcome::Answered,
             exchanges: vec![],
+            handoff_not_stored: false,
         }
     }
 

@@ -27,6 +27,9 @@ pub enum ForcedCause {
     RepeatedCall,
     /// The model provider failed (after retries) or answered unreadably.
     ModelError,
+    /// A hand-off ticket could not be stored (the desk database refused the
+    /// write): the reply says so instead of promising a colleague.
+    HandoffNotStored,
 }
 
 impl ForcedCause {
@@ -41,6 +44,7 @@ impl ForcedCause {
             Self::Refused => "refused",
             Self::RepeatedCall => "repeated_call",
             Self::ModelError => "model_error",
+            Self::HandoffNotStored => "handoff_not_stored",
         }
     }
 }

@@ -48,23 +48,32 @@ pub fn run(args: CacheArgs) -> anyhow::Result<ExitCode> {
             file.display()
         );
     }
-    let cache = ResponseCache::open(&args.cache_dir, true)?;
+    // Stats only read: the file is opened read-only and never changed.
+    let cache = match args.action {
+        CacheAction::Stats { .. } => ResponseCache::open_read_only(&args.cache_dir)?,
+        _ => ResponseCache::open(&args.cache_dir, true)?,
+    };
     match args.action {
         CacheAction::Stats { json } => {
             let stats = cache.stats()?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&stats)?);
+            let text = if json {
+                format!("{}\n", serde_json::to_string_pretty(&stats)?)
             } else {
-                println!("cache: {}", stats.path.display());
-                println!("entries: {}", stats.entries);
-                println!("stored bodies: {:.1} KiB", stats.body_bytes as f64 / 1024.0);
+                let mut t = format!(
+                    "cache: {}\nentries: {}\nstored bodies: {:.1} KiB\n",
+                    stats.path.display(),
+                    stats.entries,
+                    stats.body_bytes as f64 / 1024.0
+                );
                 if let (Some(o), Some(n)) = (&stats.oldest, &stats.newest) {
-                    println!("written: {o} … {n}");
+                    t.push_str(&format!("written: {o} … {n}\n"));
                 }
                 for (model, n) in &stats.by_model {
-                    println!("  {model}: {n}");
+                    t.push_str(&format!("  {}: {n}\n", crate::text_file::escape_for_terminal(model, 120)));
                 }
-            }
+                t
+            };
+            super::print_stdout(&text)?;
         }
         CacheAction::Clear => {
             let n = cache.clear()?;

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context as _;
+
 use super::args::GateArgs;
 use super::decided;
 use crate::eval::compare::{compare, load_report};
@@ -45,8 +47,37 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.html {
         crate::eval::report_set::check_writable_file("--html", path)?;
     }
+    let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()).map(PathBuf::from);
+    if let Some(path) = &step_summary {
+        crate::eval::report_set::check_writable_file("GITHUB_STEP_SUMMARY", path)?;
+    }
     let base = load_report(&args.base)?;
     let cand = load_report(&args.cand)?;
+    // An output never replaces an input (either report set's files).
+    for (flag, out) in [("--summary-md", &args.summary_md), ("--html", &args.html)] {
+        let Some(out) = out else { continue };
+        for input in [&base.dir, &cand.dir] {
+            for name in ["report.json", "report.html", "report.md"] {
+                if crate::text_file::same_file(out, &input.join(name)) {
+                    anyhow::bail!(
+                        "{flag} {}: that is an input ({}); name another file",
+                        out.display(),
+                        input.join(name).display()
+                    );
+                }
+            }
+        }
+    }
+    for (which, loaded) in [("BASE", &base), ("CAND", &cand)] {
+        let mut seen = std::collections::HashSet::new();
+        if let Some(dup) = loaded.report.cases.iter().find(|c| !seen.insert(c.id.as_str())) {
+            anyhow::bail!(
+                "{which} {}: case id {} appears twice; a report must list each case once (merge refuses this too)",
+                loaded.dir.display(),
+                crate::text_file::escape_for_terminal(&dup.id, 80)
+            );
+        }
+    }
     let comparison = compare(&base, &cand, args.gates.gates()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let md = render_markdown(&comparison);
     if let Some(path) = &args.summary_md {
@@ -59,16 +90,16 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         crate::eval::report::write_atomic(path, page.as_bytes())?;
         eprintln!("html: {}", path.display());
     }
-    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
-        append(&PathBuf::from(summary), &md)?;
+    if let Some(summary) = &step_summary {
+        append(summary, &md).with_context(|| format!("GITHUB_STEP_SUMMARY {}", summary.display()))?;
     }
     eprintln!("{}", verdict_line(&comparison));
     let code = comparison.exit_code();
     decided(code);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&comparison)?);
+        super::print_stdout(&format!("{}\n", serde_json::to_string_pretty(&comparison)?))?;
     } else {
-        print!("{md}");
+        super::print_stdout(&crate::text_file::printable(&md))?;
     }
     Ok(ExitCode::from(code))
 }

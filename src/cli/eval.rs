@@ -166,6 +166,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &step_summary {
         report_set::check_writable_file("GITHUB_STEP_SUMMARY", path)?;
     }
+    if let Some(path) = &args.history {
+        crate::eval::history::check_appendable(path)?;
+    }
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     // The baseline is read before the run, so a bad path costs nothing.
     let baseline = args.baseline.as_deref().map(crate::eval::compare::load_report).transpose()?;
@@ -201,6 +204,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         prices,
         name: args.name.clone(),
     };
+    // A baseline of another selection cannot be compared: say so before the run, not after it.
+    if let Some(base) = &baseline {
+        if base.report.selection != setup.selection {
+            let why = crate::eval::compare::Incomparable::DifferentSelection {
+                base: crate::eval::selection_words(&base.report.selection),
+                cand: crate::eval::selection_words(&setup.selection),
+            };
+            bail!("--baseline {}: {why}; nothing was run", base.dir.display());
+        }
+    }
     let model_id = model.id().to_owned();
     let factory: ModelFactory = Arc::new(move |_, _| model.clone());
     let progress = EvalProgress::new();
@@ -237,7 +250,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             .append(true)
             .open(summary)
             .with_context(|| format!("GITHUB_STEP_SUMMARY {}: cannot open", summary.display()))?;
-        f.write_all(report::render_summary(&result).as_bytes())?;
+        f.write_all(report::render_summary(&result).as_bytes())
+            .with_context(|| format!("GITHUB_STEP_SUMMARY {}: cannot write", summary.display()))?;
     }
     eprint!("{}", report::render_terminal(&result));
     eprintln!(
@@ -302,7 +316,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         }
         bail!("{cause}");
     }
-    let code = match (result.passed(), gate_code) {
+    let empty_shard = result.verdict == crate::eval::EMPTY_SHARD;
+    let code = match (result.passed() || empty_shard, gate_code) {
         (_, 2) => 2,
         (true, 0) => 0,
         _ => 1,

@@ -21,6 +21,16 @@ pub struct HistoryArgs {
 /// # Errors
 /// An unreadable file or a malformed line (naming it).
 pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
+    let svg = args.svg.clone().unwrap_or_else(|| args.file.with_extension("svg"));
+    // The trend is an output; it must never replace the history it is drawn from.
+    if crate::text_file::same_file(&svg, &args.file) {
+        anyhow::bail!(
+            "--svg {}: that is the history file itself; name another file for the trend (e.g. --svg trend-{}.svg)",
+            svg.display(),
+            args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("history")
+        );
+    }
+    crate::eval::report_set::check_writable_file("--svg", &svg)?;
     let lines = load(&args.file)?;
     let mut table = comfy_table::Table::new();
     table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
@@ -51,8 +61,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
             l.verdict.clone(),
         ]);
     }
-    println!("{table}");
-    let svg = args.svg.unwrap_or_else(|| args.file.with_extension("svg"));
+    crate::cli::print_stdout(&crate::text_file::printable(&format!("{table}\n")))?;
     crate::eval::report::write_atomic(&svg, render_svg(&lines).as_bytes())?;
     eprintln!("{} runs; trend written to {}", lines.len(), svg.display());
     Ok(ExitCode::SUCCESS)

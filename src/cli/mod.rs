@@ -125,6 +125,19 @@ pub(crate) fn decided(code: u8) {
     LAST_CODE.with(|c| c.set(code));
 }
 
+/// Writes data to stdout; a reader that closed the pipe early comes back as
+/// an error (`main` ends quietly with the decided exit code), never a panic
+/// as `println!` would.
+///
+/// # Errors
+/// The write failed (a closed pipe included).
+pub(crate) fn print_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)

@@ -47,6 +47,13 @@ pub struct RescoreArgs {
 pub fn run(args: RescoreArgs) -> anyhow::Result<ExitCode> {
     let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
     let stored = load_stored(&args.run)?;
+    // The regraded set is an output: it must never replace the set it is read from.
+    if crate::text_file::same_file(&dest.dir, &stored.dir) {
+        anyhow::bail!(
+            "--out/--name: {} is the report set being rescored; write the new set elsewhere (another --name)",
+            dest.dir.display()
+        );
+    }
     let prices = match &args.prices {
         Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
         None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,

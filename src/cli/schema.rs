@@ -26,6 +26,6 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let value = if args.which == "report" { schema::report() } else { schema::case_trace() };
-    println!("{}", serde_json::to_string_pretty(&value)?);
+    super::print_stdout(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
     Ok(ExitCode::SUCCESS)
 }

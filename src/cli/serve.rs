@@ -54,6 +54,11 @@ pub struct ServeDeskArgs {
 /// Model, catalogue or database errors; a non-loopback address without
 /// --allow-remote, or --allow-remote without --token; a bind failure.
 pub fn run(args: ServeDeskArgs) -> anyhow::Result<ExitCode> {
+    if let Some(t) = &args.token {
+        if !t.is_empty() && t.trim().is_empty() {
+            anyhow::bail!("--token (or INQUIRY_DESK_TOKEN) is only whitespace; give a real secret, or leave it unset");
+        }
+    }
     crate::app::model_client_with(&args.model, args.base_url.as_deref())?;
     let cache = args.cache.settings(&[args.model.as_str()])?;
     let model = model_client_cached(&args.model, args.base_url.as_deref(), cache)?;
@@ -63,7 +68,7 @@ pub fn run(args: ServeDeskArgs) -> anyhow::Result<ExitCode> {
     let options = DeskOptions {
         bind: args.bind,
         allow_remote: args.allow_remote,
-        token: args.token.filter(|t| !t.is_empty()),
+        token: args.token.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned),
         inquiries_per_minute: args.rate_limit,
         limits: args.limits.limits(),
     };
@@ -74,7 +79,7 @@ pub fn run(args: ServeDeskArgs) -> anyhow::Result<ExitCode> {
             tracing::info!("serve: {why}; shutting down");
         };
         let (addr, task) = crate::desk::bind(desk, options, shutdown).await?;
-        let open = store.list(Some(crate::desk::TicketStatus::Open))?.len();
+        let open = store.counts()?.iter().find(|(s, _)| *s == crate::desk::TicketStatus::Open).map_or(0, |(_, n)| *n);
         eprintln!(
             "inquiry desk: open http://{addr}/{token_note} (Ctrl-C to stop); tickets in {} ({open} open)",
             store.path().display()

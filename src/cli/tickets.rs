@@ -52,13 +52,17 @@ pub enum TicketsAction {
 /// # Errors
 /// A database that cannot be opened, or (show, close) an unknown ticket id.
 pub fn run(args: TicketsArgs) -> anyhow::Result<ExitCode> {
-    if !args.db.is_file() {
-        anyhow::bail!(
-            "--db {}: no ticket database here yet (`inquiry serve` creates it with the first start; name another with --db)",
-            args.db.display()
-        );
-    }
-    let store = TicketStore::open(&args.db)?;
+    // Reading never writes: list and show open the file read-only (another
+    // application's file, or a read-only copy, is left exactly as it was).
+    let store = match args.action {
+        TicketsAction::Close { .. } => {
+            if !args.db.is_file() {
+                TicketStore::open_read_only(&args.db)?; // the "no database here yet" error
+            }
+            TicketStore::open(&args.db)?
+        }
+        _ => TicketStore::open_read_only(&args.db)?,
+    };
     let mut out = std::io::stdout().lock();
     let esc = |s: &str, n| crate::text_file::escape_for_terminal(s, n);
     match args.action {

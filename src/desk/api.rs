@@ -187,17 +187,46 @@ pub fn parse_query(query: Option<&str>, allowed: &[&str]) -> Result<HashMap<Stri
     let mut out = HashMap::new();
     for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        // Query values are form-encoded (`status=in%5Fprogress`, `+` for a space).
+        let (key, value) = (percent_decode(key), percent_decode(value));
+        let key = key.as_str();
         if !allowed.contains(&key) {
             return Err(bad(
                 crate::text_file::escape_for_terminal(key, 40),
                 format!("unknown query parameter; expected {}", allowed.join(", ")),
             ));
         }
-        if out.insert(key.to_owned(), value.to_owned()).is_some() {
+        if out.insert(key.to_owned(), value).is_some() {
             return Err(bad(key, "given twice"));
         }
     }
     Ok(out)
+}
+
+/// Decodes `%XX` escapes and `+` (a space) of a URL query component; an
+/// invalid escape is kept as written, and bytes that are not UTF-8 become U+FFFD.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                        continue;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Whether a `Host` value is this server's loopback address on `port`.
@@ -209,7 +238,11 @@ pub fn is_loopback_authority(host: &str, port: u16) -> bool {
 pub fn bearer_matches(headers: &HeaderMap, token: &str) -> bool {
     use subtle::ConstantTimeEq as _;
     let Some(given) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) else { return false };
-    let Some(given) = given.strip_prefix("Bearer ") else { return false };
+    // The scheme name is case-insensitive (RFC 9110 §11.1).
+    let Some((scheme, given)) = given.trim_start().split_once(' ') else { return false };
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return false;
+    }
     // Lengths differ in constant time too: compare digests of equal length.
     use sha2::Digest as _;
     let a = sha2::Sha256::digest(given.trim().as_bytes());

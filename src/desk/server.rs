@@ -138,7 +138,10 @@ async fn run_inquiry(
     tx: mpsc::UnboundedSender<Result<Event, Infallible>>,
 ) {
     let desk = &inner.desk;
-    let sink = Arc::new(StoreSink { store: desk.store.clone(), source: "desk" });
+    let sink = Arc::new(NotifyingSink {
+        inner: StoreSink { store: desk.store.clone(), source: "desk" },
+        events: std::sync::Mutex::new(tx.clone()),
+    });
     let toolbox = Toolbox::new(desk.catalogue.clone(), desk.retriever.clone(), Arc::new(HandoffQueue::with_sink(sink)));
     let mut connected =
         match crate::app::ConnectedAgent::connect(desk.model.clone(), toolbox, inner.options.limits).await {
@@ -169,25 +172,79 @@ async fn run_inquiry(
     }
 }
 
+/// The desk's ticket sink: stores through [`StoreSink`] and, when a write
+/// fails, tells the client at once with a non-fatal `error` event (the run
+/// goes on and its reply says the request was not recorded).
+struct NotifyingSink {
+    inner: StoreSink,
+    events: std::sync::Mutex<mpsc::UnboundedSender<Result<Event, Infallible>>>,
+}
+
+impl crate::handoff::TicketSink for NotifyingSink {
+    fn record(&self, ticket: &crate::handoff::NewTicket) -> Result<crate::handoff::Ticket, String> {
+        self.inner.record(ticket).inspect_err(|e| {
+            tracing::error!("desk: a hand-off could not be stored: {e}");
+            let tx = self.events.lock().unwrap_or_else(|p| p.into_inner());
+            let _ = tx.send(event(
+                "error",
+                &json!({"error": format!("a hand-off could not be stored: {e}"), "kind": "ticket_not_stored", "fatal": false}),
+            ));
+        })
+    }
+}
+
+/// How long an API request waits for the ticket database before it answers
+/// 503 (the store itself gives up after `store::BUSY_TIMEOUT`).
+const DB_WAIT: Duration = Duration::from_secs(6);
+
+/// Runs a ticket-store call off the async workers (SQLite may wait for
+/// another process's lock) and bounds the wait: past [`DB_WAIT`] the answer
+/// is a JSON 503 naming the database, and the desk stays responsive.
+async fn with_store<T: Send + 'static>(
+    store: &Arc<TicketStore>,
+    f: impl FnOnce(&TicketStore) -> anyhow::Result<T> + Send + 'static,
+) -> Result<T, ApiError> {
+    let store = store.clone();
+    let path = store.path().display().to_string();
+    match tokio::time::timeout(DB_WAIT, tokio::task::spawn_blocking(move || f(&store))).await {
+        Ok(Ok(Ok(value))) => Ok(value),
+        Ok(Ok(Err(e))) => {
+            let text = format!("{e:#}");
+            if text.contains("locked") || text.contains("busy") {
+                Err(busy(&path))
+            } else {
+                Err(internal(e))
+            }
+        }
+        Ok(Err(e)) => Err(internal(anyhow::anyhow!("ticket database task failed: {e}"))),
+        Err(_) => Err(busy(&path)),
+    }
+}
+
+fn busy(path: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("the ticket database {path} is busy (another process holds its lock); try again in a few seconds"),
+    )
+}
+
 async fn list_handoffs(State(state): State<AppState>, uri: Uri) -> Result<Response, ApiError> {
     let query = api::parse_query(uri.query(), &["status"])?;
     let status = match query.get("status") {
         Some(s) => Some(s.parse::<TicketStatus>().map_err(|e| ApiError::field(StatusCode::BAD_REQUEST, "status", e))?),
         None => None,
     };
-    let store = state.0.desk.store.clone();
-    let (tickets, last) = tokio::task::spawn_blocking(move || {
+    let (tickets, last) = with_store(&state.0.desk.store, move |store| {
         let last = store.last_event()?;
         anyhow::Ok((store.list(status)?, last))
     })
-    .await
-    .map_err(|e| internal(e.into()))?
-    .map_err(internal)?;
+    .await?;
     Ok(json_response(StatusCode::OK, &json!({ "tickets": tickets, "count": tickets.len(), "lastEvent": last })))
 }
 
 async fn show_handoff(State(state): State<AppState>, UrlPath(id): UrlPath<String>) -> Result<Response, ApiError> {
-    match state.0.desk.store.get(&id).map_err(internal)? {
+    let key = id.clone();
+    match with_store(&state.0.desk.store, move |store| store.get(&key)).await? {
         Some(detail) => Ok(json_response(StatusCode::OK, &json!(detail))),
         None => Err(unknown_ticket(&id)),
     }
@@ -205,7 +262,8 @@ async fn patch_handoff(
 ) -> Result<Response, ApiError> {
     api::require_json(&headers)?;
     let update = api::parse_update(&body_bytes(body)?)?;
-    match state.0.desk.store.update(&id, &update, "desk").map_err(internal)? {
+    let key = id.clone();
+    match with_store(&state.0.desk.store, move |store| store.update(&key, &update, "desk")).await? {
         Some(ticket) => Ok(json_response(StatusCode::OK, &json!(ticket))),
         None => Err(unknown_ticket(&id)),
     }
@@ -218,17 +276,19 @@ async fn handoff_stream(State(state): State<AppState>, uri: Uri) -> Result<Respo
         Some(s) => s.parse::<i64>().map_err(|_| {
             ApiError::field(StatusCode::BAD_REQUEST, "since", "expected the lastEvent number of a listing")
         })?,
-        None => store.last_event().map_err(internal)?,
+        None => with_store(&store, |store| store.last_event()).await?,
     };
     let (tx, rx) = mpsc::unbounded_channel::<Result<Event, Infallible>>();
     let mut changes = store.subscribe();
     let mut stop = state.0.stop.subscribe();
     tokio::spawn(async move {
         loop {
-            let (changed, last) = match store.changed_since(since) {
+            let (changed, last) = match with_store(&store, move |store| store.changed_since(since)).await {
                 Ok(found) => found,
+                // A lock held by another process: poll again, the stream stays open.
+                Err(e) if e.status == StatusCode::SERVICE_UNAVAILABLE => (vec![], since),
                 Err(e) => {
-                    let _ = tx.send(event("error", &json!({"error": format!("{e:#}")})));
+                    let _ = tx.send(event("error", &json!({"error": e.message})));
                     return;
                 }
             };
@@ -256,16 +316,22 @@ async fn source(State(state): State<AppState>, UrlPath(id): UrlPath<String>) -> 
     api::source(&state.0.desk.catalogue, &state.0.desk.retriever, &id).map(|v| json_response(StatusCode::OK, &v))
 }
 
+/// `ok` (200) while tickets can be stored; 503 with the reason when the
+/// latest ticket write failed (until one succeeds again) or the database
+/// does not answer within [`DB_WAIT`].
 async fn healthz(State(state): State<AppState>) -> Response {
-    match state.0.desk.store.counts() {
+    if let Some(failure) = state.0.desk.store.write_failure() {
+        let error = format!("the latest ticket write failed: {failure}");
+        return json_response(StatusCode::SERVICE_UNAVAILABLE, &json!({"status": "error", "error": error}));
+    }
+    let counts = with_store(&state.0.desk.store, |store| store.counts()).await;
+    match counts {
         Ok(counts) => {
             let by: serde_json::Map<String, Value> =
                 counts.iter().map(|(s, n)| (s.as_str().to_owned(), json!(n))).collect();
             json_response(StatusCode::OK, &json!({"status": "ok", "model": state.0.desk.model.id(), "tickets": by}))
         }
-        Err(e) => {
-            json_response(StatusCode::SERVICE_UNAVAILABLE, &json!({"status": "error", "error": format!("{e:#}")}))
-        }
+        Err(e) => json_response(StatusCode::SERVICE_UNAVAILABLE, &json!({"status": "error", "error": e.message})),
     }
 }
 
@@ -323,6 +389,15 @@ async fn guard(State(state): State<AppState>, request: Request, next: Next) -> R
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
     response
+}
+
+/// A body over [`MAX_BODY_BYTES`] gets 413 as soon as its `Content-Length`
+/// says so; a body that stalls gets 408 (see [`crate::serving`]).
+async fn limit_body(request: Request, next: Next) -> Response {
+    match crate::serving::read_body_within_limits(request, MAX_BODY_BYTES).await {
+        Ok(request) => next.run(request).await,
+        Err(refused) => refused,
+    }
 }
 
 /// The desk's router for a server on `port`.
@@ -389,6 +464,7 @@ fn router_with(
             ApiError::new(StatusCode::NOT_FOUND, format!("no such endpoint {}; see GET / for the desk", uri.path()))
         })
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(limit_body))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state))
 }
@@ -402,7 +478,7 @@ pub async fn bind(
     desk: Desk,
     options: DeskOptions,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<std::io::Result<()>>)> {
+) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<anyhow::Result<()>>)> {
     let addr = options.bind;
     if !addr.ip().is_loopback() && !options.allow_remote {
         anyhow::bail!(
@@ -418,13 +494,12 @@ pub async fn bind(
     let stop = tokio::sync::watch::channel(false).0;
     let app = router_with(desk, options, local.port(), stop.clone())?;
     let task = tokio::spawn(async move {
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                // Open ticket streams never end on their own.
-                stop.send_replace(true);
-            })
-            .await
+        crate::serving::serve_connections(listener, app, crate::serving::Limits::default(), async move {
+            shutdown.await;
+            // Open ticket streams never end on their own.
+            stop.send_replace(true);
+        })
+        .await
     });
     Ok((local, task))
 }

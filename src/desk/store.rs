@@ -146,17 +146,31 @@ pub struct TicketUpdate {
     pub note: Option<String>,
 }
 
+/// How long a ticket write waits for another process's lock before it fails
+/// (and the desk answers 503 or reports the lost hand-off): long enough for
+/// ordinary contention, short enough that nobody waits on a stuck writer.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Tables this build's schema creates (SQLite adds `sqlite_sequence` for AUTOINCREMENT).
+const OWN_TABLES: &[&str] = &["schema_version", "tickets", "ticket_events", "sqlite_sequence"];
+
 /// The SQLite ticket store. One connection behind a mutex: ticket writes are
-/// small and rare next to a model call.
+/// small and rare next to a model call. Callers on an async runtime use it
+/// from `spawn_blocking`, since a write may wait up to [`BUSY_TIMEOUT`].
 pub struct TicketStore {
     conn: Mutex<Connection>,
     path: PathBuf,
     changes: tokio::sync::watch::Sender<i64>,
+    /// A second connection for reads (`None` for a read-only store).
+    reader: Option<Mutex<Connection>>,
+    /// The latest write's failure, cleared by the next successful write.
+    write_failure: Mutex<Option<String>>,
+    read_only: bool,
 }
 
 impl std::fmt::Debug for TicketStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TicketStore").field("path", &self.path).finish()
+        f.debug_struct("TicketStore").field("path", &self.path).field("read_only", &self.read_only).finish()
     }
 }
 
@@ -164,16 +178,34 @@ fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
+/// A `file:` URI for SQLite (`?`, `#` and `%` in the path are escaped).
+fn sqlite_uri(path: &Path, query: &str) -> String {
+    let mut uri = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' => uri.push_str("%25"),
+            '?' => uri.push_str("%3f"),
+            '#' => uri.push_str("%23"),
+            c => uri.push(c),
+        }
+    }
+    format!("{uri}?{query}")
+}
+
 impl TicketStore {
     /// Opens (creating if needed, with its directory) the database at `path`
-    /// and brings its schema up to date.
+    /// for reading and writing and brings its schema up to date.
     ///
     /// # Errors
-    /// The directory or file cannot be created or opened, the file is not an
-    /// SQLite database or fails its integrity check, or it was written by a
-    /// newer `inquiry` (a schema version this build does not know). A damaged
-    /// database is never moved aside or rebuilt: it holds people's work.
+    /// The directory or file cannot be created or opened; the file belongs to
+    /// another application (refused before anything is written to it); it
+    /// cannot be written (a read-only file, directory or file system, or a
+    /// lock held past [`BUSY_TIMEOUT`]: a desk that cannot store hand-offs
+    /// must not start); it is not an SQLite database or fails its integrity
+    /// check; or it was written by a newer `inquiry`. A damaged database is
+    /// never moved aside or rebuilt: it holds people's work.
     pub fn open(path: &Path) -> anyhow::Result<Self> {
+        use rusqlite::OpenFlags;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("--db {}: cannot create the directory {}", path.display(), dir.display()))?;
@@ -181,10 +213,28 @@ impl TicketStore {
         if path.is_dir() {
             anyhow::bail!("--db {}: is a directory; expected a database file such as {DEFAULT_DB}", path.display());
         }
-        let mut conn = Connection::open(path)
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("--db {}: cannot open the ticket database", path.display()))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let unwritable = || {
+            format!(
+                "--db {}: the ticket database cannot be written (a read-only file, directory or file system, a full disk, \
+                 or a lock held by another process); the desk does not start, because hand-offs could not be stored",
+                path.display()
+            )
+        };
+        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
+            anyhow::bail!(unwritable());
+        }
+        Self::refuse_foreign(&conn, path).map_err(|e| {
+            if format!("{e:#}").contains("readonly") {
+                anyhow::anyhow!(unwritable())
+            } else {
+                e
+            }
+        })?;
         let setup = |conn: &mut Connection| -> anyhow::Result<()> {
-            conn.busy_timeout(Duration::from_secs(30))?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             // A ticket is someone's request: a committed one survives a power cut too.
             conn.pragma_update(None, "synchronous", "FULL")?;
@@ -193,13 +243,127 @@ impl TicketStore {
             if ok != "ok" {
                 anyhow::bail!("integrity check failed: {ok}");
             }
-            migrate(conn)
+            migrate(conn)?;
+            crate::sqlite_owner::stamp(conn, crate::sqlite_owner::DESK_APPLICATION_ID)?;
+            Ok(())
         };
-        setup(&mut conn).with_context(|| format!("--db {}: not a usable ticket database", path.display()))?;
+        setup(&mut conn).map_err(|e| {
+            let text = format!("{e:#}");
+            if text.contains("readonly") || text.contains("disk") || text.contains("locked") {
+                anyhow::anyhow!("{}: {text}", unwritable())
+            } else {
+                e.context(format!("--db {}: not a usable ticket database", path.display()))
+            }
+        })?;
+        // A write lock taken and released: a desk that could not write would
+        // otherwise start and lose the first hand-off.
+        conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;").map_err(|e| anyhow::anyhow!("{}: {e}", unwritable()))?;
+        Self::finish_open(conn, path, false)
+    }
+
+    /// Opens an existing database for reading only (`tickets list`, `show`):
+    /// nothing is created, migrated or written, and a read-only file is fine.
+    ///
+    /// # Errors
+    /// No file at `path`, another application's file, not a desk database,
+    /// or a schema newer than this build.
+    pub fn open_read_only(path: &Path) -> anyhow::Result<Self> {
+        use rusqlite::OpenFlags;
+        if !path.is_file() {
+            anyhow::bail!(
+                "--db {}: no ticket database here yet (`inquiry serve` creates it with the first start; name another with --db)",
+                path.display()
+            );
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+        let try_open = |uri: String| -> anyhow::Result<Connection> {
+            let conn = Connection::open_with_flags(uri, flags)?;
+            conn.busy_timeout(BUSY_TIMEOUT)?;
+            conn.query_row("PRAGMA application_id", [], |r| r.get::<_, i32>(0))?;
+            Ok(conn)
+        };
+        // A WAL database in a directory we may not write needs `immutable`
+        // to be read at all (then nobody may be writing it: a read-only copy).
+        let conn = try_open(sqlite_uri(path, "mode=ro"))
+            .or_else(|_| try_open(sqlite_uri(path, "immutable=1")))
+            .with_context(|| format!("--db {}: not a usable ticket database", path.display()))?;
+        Self::refuse_foreign(&conn, path)?;
+        let has_schema: bool = conn
+            .query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'tickets'", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n > 0)
+            .with_context(|| format!("--db {}: not a usable ticket database", path.display()))?;
+        if !has_schema {
+            anyhow::bail!("--db {}: not an inquiry desk database (it has no tickets table)", path.display());
+        }
+        let version: i64 = conn
+            .query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))
+            .with_context(|| format!("--db {}: not a usable ticket database", path.display()))?;
+        if version > MIGRATIONS.len() as i64 {
+            anyhow::bail!(
+                "--db {}: schema version {version} was written by a newer inquiry; this build knows up to version {}",
+                path.display(),
+                MIGRATIONS.len()
+            );
+        }
+        Self::finish_open(conn, path, true)
+    }
+
+    fn refuse_foreign(conn: &Connection, path: &Path) -> anyhow::Result<()> {
+        use crate::sqlite_owner::{owner, Owner, DESK_APPLICATION_ID};
+        match owner(conn, DESK_APPLICATION_ID, "schema_version", OWN_TABLES)
+            .with_context(|| format!("--db {}: not a usable ticket database", path.display()))?
+        {
+            Owner::Foreign(why) => anyhow::bail!(
+                "--db {}: not an inquiry desk database ({why}); nothing was written to it; name a new file with --db",
+                path.display()
+            ),
+            Owner::Ours | Owner::Empty | Owner::Legacy => Ok(()),
+        }
+    }
+
+    fn finish_open(conn: Connection, path: &Path, read_only: bool) -> anyhow::Result<Self> {
         let last: i64 = conn
             .query_row("SELECT COALESCE(MAX(seq), 0) FROM ticket_events", [], |r| r.get(0))
             .with_context(|| format!("--db {}: cannot read the ticket history", path.display()))?;
-        Ok(Self { conn: Mutex::new(conn), path: path.to_owned(), changes: tokio::sync::watch::channel(last).0 })
+        let reader = if read_only {
+            None
+        } else {
+            use rusqlite::OpenFlags;
+            let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let reader = Connection::open_with_flags(path, flags)
+                .with_context(|| format!("--db {}: cannot open the ticket database for reading", path.display()))?;
+            reader.busy_timeout(BUSY_TIMEOUT)?;
+            Some(Mutex::new(reader))
+        };
+        Ok(Self {
+            conn: Mutex::new(conn),
+            path: path.to_owned(),
+            changes: tokio::sync::watch::channel(last).0,
+            reader,
+            write_failure: Mutex::new(None),
+            read_only,
+        })
+    }
+
+    /// Why the latest ticket write failed, unless a later one succeeded:
+    /// `inquiry serve` reports it on `/healthz` (503) until writes work again.
+    pub fn write_failure(&self) -> Option<String> {
+        self.write_failure.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn note_write<T>(&self, result: anyhow::Result<T>) -> anyhow::Result<T> {
+        let mut failure = self.write_failure.lock().unwrap_or_else(|p| p.into_inner());
+        *failure = result.as_ref().err().map(|e| format!("{e:#}"));
+        result
+    }
+
+    fn writable(&self) -> anyhow::Result<()> {
+        if self.read_only {
+            anyhow::bail!("{}: opened read-only", self.path.display());
+        }
+        Ok(())
     }
 
     /// The database file.
@@ -211,12 +375,22 @@ impl TicketStore {
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The connection for reads: its own, so a write waiting for another
+    /// process's lock never holds up a list, a count or `/healthz` (WAL
+    /// readers do not wait for writers).
+    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+        match &self.reader {
+            Some(reader) => reader.lock().unwrap_or_else(|p| p.into_inner()),
+            None => self.conn(),
+        }
+    }
+
     /// The schema version the database is at.
     ///
     /// # Errors
     /// A read error.
     pub fn schema_version(&self) -> anyhow::Result<i64> {
-        Ok(self.conn().query_row("SELECT MAX(version) FROM schema_version", [], |r| r.get(0))?)
+        Ok(self.reader().query_row("SELECT MAX(version) FROM schema_version", [], |r| r.get(0))?)
     }
 
     /// Stores a new ticket (status `open`) with its first history step, in one
@@ -225,6 +399,13 @@ impl TicketStore {
     /// # Errors
     /// The write failed (disk full, database locked past the busy timeout).
     pub fn create(&self, new: &NewTicket, source: &str) -> anyhow::Result<Ticket> {
+        let result = self.writable().and_then(|()| {
+            self.create_inner(new, source).with_context(|| format!("{}: cannot store the ticket", self.path.display()))
+        });
+        self.note_write(result)
+    }
+
+    fn create_inner(&self, new: &NewTicket, source: &str) -> anyhow::Result<Ticket> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let seq: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) + 1 FROM tickets", [], |r| r.get(0))?;
@@ -266,11 +447,20 @@ impl TicketStore {
     /// # Errors
     /// A read error, or a row this build cannot read (naming the ticket).
     pub fn list(&self, status: Option<TicketStatus>) -> anyhow::Result<Vec<StoredTicket>> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn
             .prepare_cached(&format!("SELECT {COLUMNS} FROM tickets WHERE (?1 IS NULL OR status = ?1) ORDER BY seq"))?;
         let rows = stmt.query_map(params![status.map(TicketStatus::as_str)], read_ticket)?;
-        rows.map(|r| r.map_err(anyhow::Error::from).and_then(|t| t)).collect()
+        let mut out = vec![];
+        for row in rows {
+            // A row this build cannot read (e.g. a reason added by a newer
+            // version) is skipped with a warning; the rest of the queue stays usable.
+            match row? {
+                Ok(ticket) => out.push(ticket),
+                Err(e) => tracing::warn!("{}: {e:#}; skipped", self.path.display()),
+            }
+        }
+        Ok(out)
     }
 
     /// Number of tickets, by status (`open`, `in_progress`, `done`).
@@ -278,7 +468,7 @@ impl TicketStore {
     /// # Errors
     /// A read error.
     pub fn counts(&self) -> anyhow::Result<[(TicketStatus, u64); 3]> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut out = [(TicketStatus::Open, 0), (TicketStatus::InProgress, 0), (TicketStatus::Done, 0)];
         for (status, n) in &mut out {
             let count: i64 =
@@ -293,7 +483,7 @@ impl TicketStore {
     /// # Errors
     /// A read error.
     pub fn get(&self, ticket_id: &str) -> anyhow::Result<Option<TicketDetail>> {
-        let conn = self.conn();
+        let conn = self.reader();
         let ticket = conn
             .query_row(&format!("SELECT {COLUMNS} FROM tickets WHERE ticket_id = ?1"), [ticket_id], read_ticket)
             .optional()?
@@ -321,6 +511,19 @@ impl TicketStore {
                 anyhow::bail!("note has {n} characters; at most {MAX_NOTE_CHARS} are allowed");
             }
         }
+        let result = self.writable().and_then(|()| {
+            self.update_inner(ticket_id, update, source)
+                .with_context(|| format!("{}: cannot store the change", self.path.display()))
+        });
+        self.note_write(result)
+    }
+
+    fn update_inner(
+        &self,
+        ticket_id: &str,
+        update: &TicketUpdate,
+        source: &str,
+    ) -> anyhow::Result<Option<StoredTicket>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let current: Option<String> =
@@ -354,7 +557,7 @@ impl TicketStore {
     /// # Errors
     /// A read error.
     pub fn last_event(&self) -> anyhow::Result<i64> {
-        Ok(self.conn().query_row("SELECT COALESCE(MAX(seq), 0) FROM ticket_events", [], |r| r.get(0))?)
+        Ok(self.reader().query_row("SELECT COALESCE(MAX(seq), 0) FROM ticket_events", [], |r| r.get(0))?)
     }
 
     /// Tickets changed (created or updated) after event `seq`, each once in its
@@ -363,7 +566,7 @@ impl TicketStore {
     /// # Errors
     /// A read error.
     pub fn changed_since(&self, seq: i64) -> anyhow::Result<(Vec<StoredTicket>, i64)> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {COLUMNS_T}, MAX(e.seq) AS last FROM ticket_events e JOIN tickets t ON t.ticket_id = e.ticket_id
              WHERE e.seq > ?1 GROUP BY t.ticket_id ORDER BY last"
@@ -373,7 +576,10 @@ impl TicketStore {
         let rows = stmt.query_map([seq], |r| Ok((read_ticket(r)?, r.get::<_, i64>(11)?)))?;
         for row in rows {
             let (ticket, event) = row?;
-            out.push(ticket?);
+            match ticket {
+                Ok(ticket) => out.push(ticket),
+                Err(e) => tracing::warn!("{}: {e:#}; skipped", self.path.display()),
+            }
             last = last.max(event);
         }
         Ok((out, last))

@@ -49,8 +49,10 @@ pub fn load_report(path: &Path) -> anyhow::Result<LoadedReport> {
             json.display()
         );
     }
-    let report: EvalReport = serde_json::from_value(value)
-        .map_err(|e| anyhow::anyhow!("{}: not a readable eval report: {e}", json.display()))?;
+    // serde_path_to_error names the field at fault (`cases[3].runs[0].latency_ms`).
+    let report: EvalReport = serde_path_to_error::deserialize(value).map_err(|e| {
+        anyhow::anyhow!("{}: not a readable eval report: field `{}`: {}", json.display(), e.path(), e.inner())
+    })?;
     Ok(LoadedReport { report, dir })
 }
 

@@ -139,23 +139,74 @@ pub fn inputs_hash(paths: &[&Path], extra: &[&str]) -> anyhow::Result<String> {
     Ok(h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect())
 }
 
-/// Appends one line to the history file (created when missing).
+/// Appends one line to the history file (created when missing): the whole
+/// line or nothing. A failed write (a full disk) is cut back to the file's
+/// length before it; a file whose last line was cut by an earlier failure
+/// gets a line break first, so the new line starts a line of its own.
 ///
 /// # Errors
-/// The file cannot be opened or written.
+/// The file cannot be opened or written (naming it).
 pub fn append(path: &Path, line: &HistoryLine) -> anyhow::Result<()> {
+    use std::io::{Read as _, Seek as _};
     let mut text = serde_json::to_string(line)?;
     text.push('\n');
+    check_appendable(path)?;
     let mut f = std::fs::OpenOptions::new()
         .create(true)
+        .read(true)
         .append(true)
         .open(path)
         .map_err(|e| anyhow::anyhow!("--history {}: cannot open for appending: {e}", path.display()))?;
-    f.write_all(text.as_bytes()).map_err(|e| anyhow::anyhow!("--history {}: {e}", path.display()))?;
+    let before = f.metadata().map(|m| m.len()).unwrap_or(0);
+    if before > 0 {
+        let mut last = [0u8; 1];
+        let ends_whole = f
+            .seek(std::io::SeekFrom::Start(before - 1))
+            .and_then(|_| f.read_exact(&mut last))
+            .map(|()| last[0] == b'\n')
+            .unwrap_or(true);
+        if !ends_whole {
+            text.insert(0, '\n');
+        }
+    }
+    if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.sync_data()) {
+        let _ = f.set_len(before);
+        anyhow::bail!("--history {}: {e}; nothing was appended", path.display());
+    }
     Ok(())
 }
 
-/// Reads a history file.
+/// Checks before a run that `path` can take an appended line: a regular file
+/// (or none yet, in an existing directory), not a FIFO or device, writable.
+///
+/// # Errors
+/// What is wrong, naming `--history` and the path.
+pub fn check_appendable(path: &Path) -> anyhow::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            anyhow::bail!("--history {}: not a regular file; expected a JSON Lines file", path.display())
+        }
+        Ok(_) => {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(|e| anyhow::anyhow!("--history {}: cannot open for appending: {e}", path.display()))?;
+        }
+        Err(_) => {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            if !dir.is_dir() {
+                anyhow::bail!("--history {}: the directory {} does not exist", path.display(), dir.display());
+            }
+            tempfile::Builder::new().prefix(".inquiry-probe").tempfile_in(dir).map_err(|e| {
+                anyhow::anyhow!("--history {}: cannot create a file in {}: {e}", path.display(), dir.display())
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads a history file. A last line cut short by an interrupted write
+/// (truncated JSON) is skipped with a warning; any other malformed line is an error.
 ///
 /// # Errors
 /// An unreadable file, or a malformed line (naming its number).
@@ -166,13 +217,25 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<HistoryLine>> {
         if line.trim().is_empty() {
             continue;
         }
-        let parsed: HistoryLine = serde_json::from_str(line).map_err(|e| {
-            anyhow::anyhow!(
-                "{}:{}: not a history line ({e}); expected one JSON object per line as `eval --history` writes",
-                path.display(),
-                i + 1
-            )
-        })?;
+        let mut de = serde_json::Deserializer::from_str(line);
+        let parsed: HistoryLine = match serde_path_to_error::deserialize(&mut de) {
+            Ok(parsed) => parsed,
+            Err(e) if e.inner().classify() == serde_json::error::Category::Eof => {
+                tracing::warn!("{}:{}: an incomplete line (an interrupted write); skipped", path.display(), i + 1);
+                eprintln!("warning: {}:{}: an incomplete line (an interrupted write); skipped", path.display(), i + 1);
+                continue;
+            }
+            Err(e) => {
+                let field = e.path().to_string();
+                let at = if field == "." { String::new() } else { format!("field `{field}`: ") };
+                return Err(anyhow::anyhow!(
+                    "{}:{}: not a history line ({at}{}); expected one JSON object per line as `eval --history` writes",
+                    path.display(),
+                    i + 1,
+                    e.inner()
+                ));
+            }
+        };
         out.push(parsed);
     }
     Ok(out)

@@ -23,7 +23,7 @@ mod runner;
 pub mod schema;
 mod selection;
 
-pub use runner::{load_suite, run_eval, select_cases, Known};
+pub use runner::{load_suite, run_eval, select_cases, Known, EMPTY_SHARD};
 pub use selection::{selection_words, Selection, Shard};
 
 /// An interrupt that never comes.

@@ -273,9 +273,19 @@ pub fn check_writable_file(what: &str, path: &Path) -> anyhow::Result<()> {
         anyhow::bail!("{what} {}: the directory {} does not exist", path.display(), parent.display());
     }
     if let Ok(m) = std::fs::metadata(path) {
-        if m.permissions().readonly() {
+        use std::os::unix::fs::FileTypeExt as _;
+        let t = m.file_type();
+        // A FIFO would block the run at its very end; a socket or block device is no report.
+        if t.is_fifo() || t.is_socket() || t.is_block_device() {
+            anyhow::bail!("{what} {}: not a regular file; expected a file path", path.display());
+        }
+        let opens = t.is_file() && std::fs::OpenOptions::new().append(true).open(path).is_ok();
+        if m.permissions().readonly() || (t.is_file() && !opens) {
             anyhow::bail!("{what} {}: the file is read-only", path.display());
         }
+    } else if let Err(e) = tempfile::Builder::new().prefix(".inquiry-probe").tempfile_in(parent) {
+        // A real probe: permission bits say nothing to root, nor about /proc or a read-only mount.
+        anyhow::bail!("{what} {}: cannot create a file in {}: {e}", path.display(), parent.display());
     }
     Ok(())
 }

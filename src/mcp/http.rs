@@ -164,13 +164,41 @@ pub async fn bind_http(
     let sessions = Arc::new(sessions);
     let service = StreamableHttpService::new(move || Ok(InquiryServer::new(toolbox.clone())), sessions.clone(), config);
     let max_sessions = options.max_sessions.max(1);
+    // Last request time per session id, so a full table sheds its idlest
+    // sessions (abandoned clients) before it refuses a new one.
+    let activity: Arc<tokio::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>> = Arc::default();
     let router = axum::Router::new().nest_service(MCP_PATH, service).layer(axum::middleware::from_fn(
         move |request: axum::extract::Request, next: axum::middleware::Next| {
             let sessions = sessions.clone();
+            let activity = activity.clone();
             async move {
-                // A request without a session id opens a session: refuse it when full.
-                let opens =
-                    request.method() == axum::http::Method::POST && !request.headers().contains_key("mcp-session-id");
+                use rmcp::transport::streamable_http_server::session::SessionManager as _;
+                let session = request.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+                if let Some(id) = &session {
+                    activity.lock().await.insert(id.clone(), std::time::Instant::now());
+                }
+                // A request without a session id opens a session: when the
+                // table is full, close the idlest one that has been quiet for
+                // at least EVICT_AFTER; refuse only when every session is busy.
+                let opens = request.method() == axum::http::Method::POST && session.is_none();
+                if opens && sessions.sessions.read().await.len() >= max_sessions {
+                    let live: Vec<String> = sessions.sessions.read().await.keys().map(|k| k.to_string()).collect();
+                    let mut seen = activity.lock().await;
+                    seen.retain(|id, _| live.contains(id));
+                    let now = std::time::Instant::now();
+                    let idlest = live
+                        .iter()
+                        .map(|id| (id, seen.get(id).copied().unwrap_or(now - EVICT_AFTER)))
+                        .filter(|(_, at)| now.duration_since(*at) >= EVICT_AFTER)
+                        .min_by_key(|(_, at)| *at)
+                        .map(|(id, _)| id.clone());
+                    if let Some(id) = idlest {
+                        seen.remove(&id);
+                        drop(seen);
+                        tracing::info!(session = %id, "MCP session table full; closed the idlest session");
+                        let _ = sessions.close_session(&std::sync::Arc::from(id.as_str())).await;
+                    }
+                }
                 if opens && sessions.sessions.read().await.len() >= max_sessions {
                     use axum::response::IntoResponse as _;
                     return (
@@ -183,10 +211,14 @@ pub async fn bind_http(
                 if request.method() != axum::http::Method::POST {
                     return next.run(request).await;
                 }
-                match with_checked_arguments(request).await {
+                let response = match with_checked_arguments(request).await {
                     Ok(request) => next.run(request).await,
                     Err(refused) => refused,
+                };
+                if let Some(id) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+                    activity.lock().await.insert(id.to_owned(), std::time::Instant::now());
                 }
+                response
             }
         },
     ));
@@ -195,7 +227,8 @@ pub async fn bind_http(
     let local = listener.local_addr().context("bound address")?;
     let header_timeout = options.header_timeout;
     let task = tokio::spawn(async move {
-        serve_connections(listener, router, header_timeout, async move {
+        let limits = crate::serving::Limits { header_timeout, ..crate::serving::Limits::default() };
+        crate::serving::serve_connections(listener, router, limits, async move {
             shutdown.await;
             // Ends open sessions and their SSE streams, so graceful shutdown can finish.
             cancel.cancel();
@@ -204,6 +237,9 @@ pub async fn bind_http(
     });
     Ok((local, task))
 }
+
+/// A full session table closes a session only after it has been quiet this long.
+const EVICT_AFTER: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Largest JSON-RPC POST body accepted (bytes); a larger one gets 413.
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
@@ -221,6 +257,27 @@ async fn with_checked_arguments(
     let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES).await.map_err(|_| {
         (axum::http::StatusCode::PAYLOAD_TOO_LARGE, format!("request body over {MAX_BODY_BYTES} bytes")).into_response()
     })?;
+    // What is not one JSON-RPC message is a bad request (400 with a JSON-RPC
+    // error), whatever its content type: rmcp would answer 415 or 422.
+    let bad_request = |message: &str, code: i64| {
+        (
+            axum::http::StatusCode::BAD_REQUEST,
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}).to_string(),
+        )
+            .into_response()
+    };
+    match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        _ if bytes.iter().all(u8::is_ascii_whitespace) => {
+            return Err(bad_request("empty request body; expected one JSON-RPC message", -32700))
+        }
+        Err(e) => return Err(bad_request(&format!("parse error: {e}"), -32700)),
+        Ok(serde_json::Value::Array(_)) => {
+            return Err(bad_request("JSON-RPC batches are not supported; send one message per request", -32600))
+        }
+        Ok(serde_json::Value::Object(_)) => {}
+        Ok(_) => return Err(bad_request("expected a JSON-RPC message object", -32600)),
+    }
     let bytes = match std::str::from_utf8(&bytes).ok().and_then(super::frames::mark_duplicate_arguments) {
         Some(marked) => axum::body::Bytes::from(marked),
         None => bytes,
@@ -228,62 +285,6 @@ async fn with_checked_arguments(
     let mut parts = parts;
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     Ok(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes)))
-}
-
-/// Accepts connections and serves each with hyper's HTTP/1 server, whose
-/// header read timeout also closes idle and stalled connections. After
-/// `shutdown`, no new connection is accepted and open ones are shut down
-/// gracefully (their current request finishes).
-async fn serve_connections(
-    listener: tokio::net::TcpListener,
-    router: axum::Router,
-    header_timeout: std::time::Duration,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> anyhow::Result<()> {
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let mut connections = tokio::task::JoinSet::new();
-    tokio::pin!(shutdown);
-    loop {
-        let (stream, _) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(pair) => pair,
-                Err(e) => {
-                    // Out of file descriptors and the like: wait, do not spin or stop serving.
-                    tracing::warn!("accepting a connection failed: {e}");
-                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                    continue;
-                }
-            },
-            () = &mut shutdown => break,
-        };
-        let service = hyper_util::service::TowerToHyperService::new(router.clone());
-        let mut stop = stop_rx.clone();
-        connections.spawn(async move {
-            let connection = hyper::server::conn::http1::Builder::new()
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(header_timeout)
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                .with_upgrades();
-            tokio::pin!(connection);
-            let stopping = tokio::select! {
-                result = connection.as_mut() => {
-                    if let Err(e) = result {
-                        tracing::debug!("MCP HTTP connection ended: {e}");
-                    }
-                    false
-                }
-                () = async move { let _ = stop.wait_for(|s| *s).await; } => true,
-            };
-            if stopping {
-                connection.as_mut().graceful_shutdown();
-                let _ = connection.await;
-            }
-        });
-        while connections.try_join_next().is_some() {}
-    }
-    let _ = stop_tx.send(true);
-    while connections.join_next().await.is_some() {}
-    Ok(())
 }
 
 /// Serves MCP over Streamable HTTP at `http://<bind>/mcp` until `shutdown`

@@ -176,7 +176,23 @@ inquirer that a person will follow up. An unknown listingId is an error result."
         Parameters(args): Parameters<JsonObject>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run("hand_off_to_human", args, &ctx))
+        if let Some(refused) = duplicate_argument("hand_off_to_human", &ctx) {
+            return Ok(refused);
+        }
+        // A stored ticket is an SQLite write that may wait for another
+        // process's lock: keep it off the async workers too.
+        let toolbox = self.toolbox.clone();
+        let result = tokio::task::spawn_blocking(move || call_json(&toolbox, "hand_off_to_human", Value::Object(args)))
+            .await
+            .unwrap_or_else(|e| JsonToolResult {
+                value: json!({
+                    "error": format!("the ticket could not be stored, so no person has this request: {e}"),
+                    "hint": "do not tell the customer that a colleague will be in touch",
+                    "code": crate::tools::HANDOFF_NOT_STORED,
+                }),
+                is_error: true,
+            });
+        Ok(to_call_tool_result(result))
     }
 }
 

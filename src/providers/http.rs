@@ -76,6 +76,33 @@ pub fn redact(text: &str, key: Option<&Secret>) -> String {
         }
     }
     out.push_str(&text[i..]);
+    redact_base64(&out, key)
+}
+
+/// Replaces the key as it appears inside base64 text (a `Basic` header or an
+/// encoded blob echoed back): for each of the three byte alignments the key
+/// can have in the encoded stream, the run of base64 characters that depends
+/// only on the key's bytes, in the standard and the URL-safe alphabet.
+fn redact_base64(text: &str, key: &[u8]) -> String {
+    use base64::Engine as _;
+    let mut out = text.to_owned();
+    for offset in 0..3usize {
+        let mut padded = vec![0u8; offset];
+        padded.extend_from_slice(key);
+        for engine in
+            [&base64::engine::general_purpose::STANDARD_NO_PAD, &base64::engine::general_purpose::URL_SAFE_NO_PAD]
+        {
+            let encoded = engine.encode(&padded);
+            // Characters mixing the zero padding or the unknown next bytes are dropped.
+            let skip = if offset == 0 { 0 } else { (offset * 8).div_ceil(6) };
+            let stable_end = (offset + key.len()) * 8 / 6;
+            if let Some(core) = encoded.get(skip..stable_end.min(encoded.len())) {
+                if core.len() >= MIN_REDACTED_PREFIX && out.contains(core) {
+                    out = out.replace(core, REDACTED);
+                }
+            }
+        }
+    }
     out
 }
 
@@ -308,7 +335,10 @@ impl HttpClient {
                 excerpt(&text)
             )))));
         }
-        serde_json::from_slice(&bytes).map_err(|e| {
+        // A successful answer is parsed from the redacted text too: a provider
+        // (or a proxy) that echoes the request headers must not carry the key
+        // into the cache, the traces or the reports.
+        serde_json::from_str(&text).map_err(|e| {
             Attempt::Fail(ModelError::Malformed(self.redact(&format!(
                 "{} answered invalid JSON ({e}); body starts: {}",
                 self.provider,
@@ -415,6 +445,23 @@ mod tests {
         assert_eq!(redact("key sk-test-SECRET-45", Some(&k)), "key [redacted]");
         assert_eq!(redact("key sk-test-S…", Some(&k)), "key [redacted]…");
         assert_eq!(redact("sk-test is fine", Some(&k)), "sk-test is fine", "7 bytes are no key");
+    }
+
+    #[test]
+    fn redaction_covers_the_key_in_base64_at_every_alignment() {
+        use base64::Engine as _;
+        let key = Secret::new("sk-ant-api03-very-secret-key-value".to_owned());
+        for prefix in ["", "u:", "us:", "user:"] {
+            for engine in [&base64::engine::general_purpose::STANDARD, &base64::engine::general_purpose::URL_SAFE] {
+                let encoded = engine.encode(format!("{prefix}{}", key.expose()));
+                let text = format!("Authorization: Basic {encoded} and more");
+                let red = redact(&text, Some(&key));
+                let left: String = red.chars().filter(char::is_ascii_alphanumeric).collect();
+                // At most a few boundary characters of the encoding remain.
+                assert!(red.contains(REDACTED), "{prefix:?}: {red}");
+                assert!(left.len() < "Authorization Basic and more".len() + 16, "{prefix:?}: {red}");
+            }
+        }
     }
 
     #[test]
