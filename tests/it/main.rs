@@ -14,6 +14,7 @@ mod desk;
 mod eval;
 mod first_run;
 mod hardening;
+mod hardening_r3;
 mod mcp;
 mod models;
 mod numbers_fuzz;
