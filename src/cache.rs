@@ -207,9 +207,17 @@ impl ResponseCache {
     pub fn open(dir: &Path, writable: bool) -> anyhow::Result<Self> {
         let path = dir.join(CACHE_FILE);
         if writable {
-            let existing = dir.ancestors().find(|d| d.as_os_str().is_empty() || d.is_dir()).unwrap_or(Path::new("."));
+            // The nearest part of the path that exists must be a directory we can write in.
+            let existing = dir.ancestors().find(|d| d.as_os_str().is_empty() || d.exists()).unwrap_or(Path::new("."));
             let existing = if existing.as_os_str().is_empty() { Path::new(".") } else { existing };
-            if !existing.is_dir() || rustix::fs::access(existing, rustix::fs::Access::WRITE_OK).is_err() {
+            if !existing.is_dir() {
+                anyhow::bail!(
+                    "--cache-dir {}: cannot create the cache directory ({} is not a directory)",
+                    dir.display(),
+                    existing.display()
+                );
+            }
+            if rustix::fs::access(existing, rustix::fs::Access::WRITE_OK).is_err() {
                 anyhow::bail!(
                     "--cache-dir {}: the cache directory is not writable (use another --cache-dir, or --cache off)",
                     dir.display()
@@ -264,6 +272,24 @@ impl ResponseCache {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// Opens (or creates) the cache at `dir` and makes sure its file exists
+    /// now, not with the first stored answer (an empty, valid cache).
+    ///
+    /// # Errors
+    /// As [`Self::open`], and a file that cannot be created.
+    pub fn create(dir: &Path) -> anyhow::Result<Self> {
+        let cache = Self::open(dir, true)?;
+        {
+            let mut guard = cache.lock();
+            if guard.is_none() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("--cache-dir {}: cannot create the cache directory", dir.display()))?;
+                *guard = Some(Self::open_file(&cache.path, true)?);
+            }
+        }
+        Ok(cache)
     }
 
     /// Opens an existing cache for reading only (`inquiry cache stats`):

@@ -82,6 +82,12 @@ pub struct CacheArgs {
     /// Directory of the response cache (cache.sqlite).
     #[arg(long, default_value = crate::cache::DEFAULT_CACHE_DIR, value_name = "DIR", env = "INQUIRY_CACHE_DIR")]
     pub cache_dir: PathBuf,
+    /// Revision of the weights behind the model id (a tag, a digest, a
+    /// date): part of every cache key, so answers recorded from other
+    /// weights under the same id are not reused. Local servers (Ollama,
+    /// vLLM) often keep an id while the weights change.
+    #[arg(long, value_name = "REV", env = "INQUIRY_MODEL_REVISION")]
+    pub model_revision: Option<String>,
 }
 
 impl CacheArgs {
@@ -94,11 +100,12 @@ impl CacheArgs {
     pub fn settings(&self, models: &[&str]) -> anyhow::Result<crate::providers::CacheSettings> {
         let real = models.iter().any(|m| m.starts_with("anthropic:") || m.starts_with("openai:"));
         if !real || self.mode == crate::cache::CacheMode::Off {
-            return Ok(crate::providers::CacheSettings { cache: None, mode: self.mode });
+            return Ok(crate::providers::CacheSettings { cache: None, mode: self.mode, revision: None });
         }
         let writable = self.mode != crate::cache::CacheMode::Replay;
         let cache = crate::cache::ResponseCache::open(&self.cache_dir, writable)?;
-        Ok(crate::providers::CacheSettings { cache: Some(std::sync::Arc::new(cache)), mode: self.mode })
+        let revision = self.model_revision.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(str::to_owned);
+        Ok(crate::providers::CacheSettings { cache: Some(std::sync::Arc::new(cache)), mode: self.mode, revision })
     }
 }
 

@@ -30,6 +30,10 @@ pub struct CompareArgs {
     /// view to FILE (its case pages read the candidate's trace files).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Also write JUnit XML to FILE: one test case per gate (a failure when
+    /// missed, an error when it could not be decided).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Print the comparison as JSON on stdout instead of Markdown.
     #[arg(long)]
     pub json: bool,
@@ -47,6 +51,9 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.html {
         crate::eval::report_set::check_writable_file("--html", path)?;
     }
+    if let Some(path) = &args.junit {
+        crate::eval::report_set::check_writable_file("--junit", path)?;
+    }
     let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()).map(PathBuf::from);
     if let Some(path) = &step_summary {
         crate::eval::report_set::check_writable_file("GITHUB_STEP_SUMMARY", path)?;
@@ -54,7 +61,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let base = load_report(&args.base)?;
     let cand = load_report(&args.cand)?;
     // An output never replaces an input (either report set's files).
-    for (flag, out) in [("--summary-md", &args.summary_md), ("--html", &args.html)] {
+    for (flag, out) in [("--summary-md", &args.summary_md), ("--html", &args.html), ("--junit", &args.junit)] {
         let Some(out) = out else { continue };
         for input in [&base.dir, &cand.dir] {
             for name in ["report.json", "report.html", "report.md"] {
@@ -82,6 +89,9 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let md = render_markdown(&comparison);
     if let Some(path) = &args.summary_md {
         crate::eval::report::write_atomic(path, md.as_bytes())?;
+    }
+    if let Some(path) = &args.junit {
+        crate::eval::report::write_atomic(path, crate::eval::junit::render_gates_junit(&comparison)?.as_bytes())?;
     }
     if let Some(path) = &args.html {
         let summary = crate::eval::report::summary_json(&cand.report);

@@ -169,6 +169,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.history {
         crate::eval::history::check_appendable(path)?;
     }
+    // Taken before the run: the history line says whether the tree that ran had uncommitted changes.
+    let dirty_at_start = args.history.as_ref().and_then(|_| crate::eval::history::working_tree_dirty());
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     // The baseline is read before the run, so a bad path costs nothing.
     let baseline = args.baseline.as_deref().map(crate::eval::compare::load_report).transpose()?;
@@ -282,11 +284,19 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     if let Some(path) = &args.history {
-        let hash = crate::eval::history::inputs_hash(
-            &[&args.cases_dir, &args.judge.rubrics, &args.data],
-            &[crate::agent::SYSTEM_PROMPT],
-        )?;
-        crate::eval::history::append(path, &crate::eval::history::HistoryLine::of(&result, hash))?;
+        use crate::eval::history::{append, line_for, InputPaths};
+        let prices = args.prices.clone().unwrap_or_else(|| PathBuf::from("prices.json"));
+        let paths = InputPaths {
+            cases: &args.cases_dir,
+            rubrics: &args.judge.rubrics,
+            catalogue: &args.data,
+            fixtures: &args.fixtures,
+            thresholds: &args.thresholds,
+            retrieval_thresholds: &args.retrieval.retrieval_thresholds,
+            golden: &args.golden,
+            prices: &prices,
+        };
+        append(path, &line_for(&result, &paths, dirty_at_start)?)?;
         eprintln!("history: appended a line to {}", path.display());
     }
     let mut gate_code = 0;

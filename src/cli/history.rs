@@ -45,12 +45,25 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
         "cost USD",
         "verdict",
     ]);
-    for l in &lines {
+    for (i, l) in lines.iter().enumerate() {
         let rate = l.metric("case_pass_rate");
+        // What changed since the line before: the input parts whose hashes differ.
+        let changed = match i.checked_sub(1).map(|j| &lines[j]) {
+            Some(prev) if !prev.inputs.is_empty() && !l.inputs.is_empty() => {
+                let parts = crate::eval::history::changed_parts(prev, l);
+                if parts.is_empty() {
+                    l.inputs_hash.clone()
+                } else {
+                    format!("{} ({} changed)", l.inputs_hash, parts.join(", "))
+                }
+            }
+            _ => l.inputs_hash.clone(),
+        };
+        let commit = l.git_commit.clone().unwrap_or_else(|| "–".into());
         table.add_row([
             l.date.clone(),
-            l.git_commit.clone().unwrap_or_else(|| "–".into()),
-            l.inputs_hash.clone(),
+            if l.dirty == Some(true) { format!("{commit} (dirty)") } else { commit },
+            changed,
             l.model.clone(),
             format!("{} × {}", l.cases, l.repeat),
             rate.and_then(|m| m.value).map(|v| format!("{:.1}%", v * 100.0)).unwrap_or_else(|| "–".into()),

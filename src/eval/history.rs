@@ -31,9 +31,17 @@ pub struct HistoryLine {
     pub date: String,
     /// Git commit, if known.
     pub git_commit: Option<String>,
-    /// SHA-256 (hex, first 16 characters) over the cases, rubrics, system
-    /// prompt and catalogue files: two runs with the same hash saw the same inputs.
+    /// SHA-256 (hex, first 16 characters) over every input that can change a
+    /// verdict ([`InputParts`]): two runs with the same hash saw the same inputs.
     pub inputs_hash: String,
+    /// The hash of each input part (`cases`, `thresholds`, `retrieval_thresholds`, …),
+    /// so two lines tell which input changed. Empty in lines written before parts were kept.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub inputs: std::collections::BTreeMap<String, String>,
+    /// The working tree had uncommitted changes to tracked files when the run
+    /// started (`None`: not a git checkout, or git is not installed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dirty: Option<bool>,
     /// Report name.
     pub name: String,
     /// Agent model id.
@@ -77,6 +85,8 @@ impl HistoryLine {
             date: report.date.clone(),
             git_commit: report.git_commit.clone(),
             inputs_hash,
+            inputs: Default::default(),
+            dirty: None,
             name: report.name.clone(),
             model: report.model.clone(),
             judge: report.judge.clone(),
@@ -103,6 +113,116 @@ impl HistoryLine {
     pub fn metric(&self, name: &str) -> Option<&HistoryMetric> {
         self.metrics.iter().find(|m| m.name == name)
     }
+}
+
+/// Every input of a run that can change a verdict, each hashed on its own.
+#[derive(Debug, Clone, Default)]
+pub struct InputParts {
+    /// Part name → 16 hex characters of SHA-256.
+    pub parts: std::collections::BTreeMap<String, String>,
+}
+
+impl InputParts {
+    /// Hashes the given files and directories (a missing optional file hashes
+    /// as absent) and texts under their part names.
+    ///
+    /// # Errors
+    /// A file that exists but cannot be read.
+    pub fn collect(files: &[(&str, &Path)], texts: &[(&str, &str)]) -> anyhow::Result<Self> {
+        let mut parts = std::collections::BTreeMap::new();
+        for (name, path) in files {
+            let hash = if path.exists() { inputs_hash(&[path], &[])? } else { "absent".to_owned() };
+            parts.insert((*name).to_owned(), hash);
+        }
+        for (name, text) in texts {
+            parts.insert((*name).to_owned(), inputs_hash(&[], &[text])?);
+        }
+        Ok(Self { parts })
+    }
+
+    /// The hash over all parts (names and hashes, in name order), 16 hex characters.
+    pub fn combined(&self) -> String {
+        let mut h = Sha256::new();
+        for (name, hash) in &self.parts {
+            h.update(name.as_bytes());
+            h.update([0]);
+            h.update(hash.as_bytes());
+            h.update([0]);
+        }
+        h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// Where a run's inputs live, for [`line_for`]: the paths the run read.
+#[derive(Debug, Clone)]
+pub struct InputPaths<'a> {
+    /// Case files.
+    pub cases: &'a Path,
+    /// Judge rubrics.
+    pub rubrics: &'a Path,
+    /// Catalogue directory.
+    pub catalogue: &'a Path,
+    /// Overlay catalogues.
+    pub fixtures: &'a Path,
+    /// Metric thresholds.
+    pub thresholds: &'a Path,
+    /// Retrieval thresholds.
+    pub retrieval_thresholds: &'a Path,
+    /// Golden set.
+    pub golden: &'a Path,
+    /// Price table.
+    pub prices: &'a Path,
+}
+
+/// The history line of `report`: every input part hashed (files, the system
+/// prompt, the glossary, the model, judge, embedder and reranker ids) and
+/// the working tree's state as given.
+///
+/// # Errors
+/// An input file that exists but cannot be read.
+pub fn line_for(report: &EvalReport, paths: &InputPaths<'_>, dirty: Option<bool>) -> anyhow::Result<HistoryLine> {
+    let ids = format!(
+        "model {} · judge {} · embedder {} · reranker {}",
+        report.model,
+        report.judge,
+        report.retrieval.embedder,
+        report.retrieval.reranker.as_deref().unwrap_or("none")
+    );
+    let glossary = crate::retrieval::glossary::fingerprint();
+    let parts = InputParts::collect(
+        &[
+            ("cases", paths.cases),
+            ("rubrics", paths.rubrics),
+            ("catalogue", paths.catalogue),
+            ("fixtures", paths.fixtures),
+            ("thresholds", paths.thresholds),
+            ("retrieval_thresholds", paths.retrieval_thresholds),
+            ("golden", paths.golden),
+            ("prices", paths.prices),
+        ],
+        &[("system_prompt", crate::agent::SYSTEM_PROMPT), ("glossary", &glossary), ("models", &ids)],
+    )?;
+    let mut line = HistoryLine::of(report, parts.combined());
+    line.inputs = parts.parts;
+    line.dirty = dirty;
+    Ok(line)
+}
+
+/// Whether the git working tree in the current directory has uncommitted
+/// changes to tracked files; `None` outside a checkout or without git.
+pub fn working_tree_dirty() -> Option<bool> {
+    let out = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    out.status.success().then(|| !out.stdout.is_empty())
+}
+
+/// The input parts whose hashes differ between two lines (both must have parts).
+pub fn changed_parts(before: &HistoryLine, after: &HistoryLine) -> Vec<String> {
+    let names: std::collections::BTreeSet<&String> = before.inputs.keys().chain(after.inputs.keys()).collect();
+    names.into_iter().filter(|n| before.inputs.get(*n) != after.inputs.get(*n)).cloned().collect()
 }
 
 /// SHA-256 over every file under `paths` (sorted by path; directories are

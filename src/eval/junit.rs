@@ -1,4 +1,6 @@
-//! The JUnit XML report (`eval --junit FILE`): one test case per eval case.
+//! The JUnit XML report (`eval --junit FILE`, `merge --junit FILE`): one
+//! test case per eval case, and one per metric threshold, so a CI test view
+//! shows why a build is red even when no case failed.
 
 use super::report::incomplete_line;
 use super::{CaseStatus, EvalReport, RunStatus};
@@ -53,5 +55,87 @@ pub fn render_junit(r: &EvalReport) -> anyhow::Result<String> {
         suite.add_test_case(tc);
     }
     report.add_test_suite(suite);
+    report.add_test_suite(threshold_suite(r));
     Ok(report.to_string()?)
+}
+
+/// One test case per bounded metric (`thresholds.json`): met is a success,
+/// missed a `failure` naming the value and the bound, unmeasured an `error`
+/// (nothing was learnt), not applicable a skipped case.
+fn threshold_suite(r: &EvalReport) -> quick_junit::TestSuite {
+    use super::metrics::GateStatus;
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+    let mut suite = TestSuite::new("inquiry-thresholds");
+    for g in r.metrics.iter().filter(|g| g.bounds.is_some()) {
+        let bounds = g.bounds.unwrap_or_default();
+        let bound_text = match (bounds.min, bounds.max) {
+            (Some(lo), Some(hi)) => format!("between {lo} and {hi}"),
+            (Some(lo), None) => format!("at least {lo}"),
+            (None, Some(hi)) => format!("at most {hi}"),
+            (None, None) => "unbounded".to_owned(),
+        };
+        let value = g.metric.value.map(|v| format!("{v:.4}")).unwrap_or_else(|| "unmeasured".into());
+        let status = match g.status {
+            GateStatus::Met | GateStatus::Ungated => TestCaseStatus::success(),
+            GateStatus::Missed => {
+                let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                st.set_message(format!(
+                    "{} missed: {value} ({}), must be {bound_text}",
+                    g.metric.name, g.metric.detail
+                ));
+                st
+            }
+            GateStatus::Unmeasured => {
+                let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
+                st.set_message(format!("{} unmeasured ({}); must be {bound_text}", g.metric.name, g.metric.detail));
+                st
+            }
+            GateStatus::NotApplicable => {
+                let mut st = TestCaseStatus::skipped();
+                st.set_message(format!("{}: nothing in this selection to count", g.metric.name));
+                st
+            }
+        };
+        let mut tc = TestCase::new(format!("threshold {}", g.metric.name), status);
+        tc.set_classname("inquiry.thresholds");
+        suite.add_test_case(tc);
+    }
+    suite
+}
+
+/// JUnit XML of a comparison (`compare --junit FILE`): one test case per gate,
+/// named `gate <name>`; met is a success, missed a `failure`, a gate that
+/// could not be decided an `error`, each with the gate's own words.
+///
+/// # Errors
+/// Serialisation failure.
+pub fn render_gates_junit(c: &super::compare::Comparison) -> anyhow::Result<String> {
+    use quick_junit::{Report, TestCase, TestCaseStatus, TestSuite};
+    let mut report = Report::new(format!("inquiry compare {} {}", c.base.name, c.cand.name));
+    let mut suite = TestSuite::new("inquiry-gates");
+    for g in &c.gates {
+        let status = match gate_kind(&g.outcome) {
+            None => TestCaseStatus::success(),
+            Some(kind) => {
+                let mut st = TestCaseStatus::non_success(kind);
+                st.set_message(format!("{}: {}", g.gate, g.detail));
+                st
+            }
+        };
+        let mut tc = TestCase::new(format!("gate {}", g.gate), status);
+        tc.set_classname("inquiry.gates");
+        suite.add_test_case(tc);
+    }
+    report.add_test_suite(suite);
+    Ok(report.to_string()?)
+}
+
+/// How a gate outcome shows in JUnit: `None` for a success.
+fn gate_kind(outcome: &super::compare::GateOutcome) -> Option<quick_junit::NonSuccessKind> {
+    use super::compare::GateOutcome;
+    match outcome {
+        GateOutcome::Met => None,
+        GateOutcome::Missed => Some(quick_junit::NonSuccessKind::Failure),
+        GateOutcome::Unmeasured => Some(quick_junit::NonSuccessKind::Error),
+    }
 }

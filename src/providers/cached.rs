@@ -18,12 +18,14 @@ pub struct CacheSettings {
     pub cache: Option<Arc<ResponseCache>>,
     /// `use`, `off` or `replay`.
     pub mode: CacheMode,
+    /// The model revision (`--model-revision`), added to every key.
+    pub revision: Option<String>,
 }
 
 impl CacheSettings {
     /// No cache.
     pub fn off() -> Self {
-        Self { cache: None, mode: CacheMode::Off }
+        Self { cache: None, mode: CacheMode::Off, revision: None }
     }
 }
 
@@ -60,7 +62,11 @@ where
     let Some(cache) = cache else {
         return parse(&fetch().await?);
     };
-    let key = crate::cache::key(site.provider, site.model, site.base_url, body, sample);
+    let model = match &settings.revision {
+        Some(rev) => format!("{}@{rev}", site.model),
+        None => site.model.to_owned(),
+    };
+    let key = crate::cache::key(site.provider, &model, site.base_url, body, sample);
     if let Some(hit) = cache.get(&key) {
         match parse(&hit.raw) {
             Ok(mut response) => {

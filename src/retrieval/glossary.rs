@@ -14,6 +14,12 @@
 /// folded before lookup). Each English equivalent is a word or a phrase whose
 /// words must all be present ("cold rent"): listing "cold" and "rent" as
 /// separate equivalents made "Warmmiete" match "The cold rent is …".
+/// A fingerprint of the glossary's content (entries and synonyms, as
+/// written), so a run's history line changes when the glossary does.
+pub fn fingerprint() -> String {
+    format!("{ENTRIES:?}{SYNONYMS:?}")
+}
+
 const ENTRIES: &[(&str, &[&str])] = &[
     ("miete", &["rent"]),
     ("mieten", &["rent"]),

@@ -380,7 +380,10 @@ fn writes_reports_junit_and_json() {
         assert!(t["runs"][0]["result"]["trace"].is_array(), "{}", trace.display());
     }
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert_eq!(xml.matches("<testcase ").count(), 12);
+    // One test case per eval case, and one per bounded metric in a suite of its own.
+    let (cases_part, thresholds_part) = xml.split_once("<testsuite name=\"inquiry-thresholds\"").unwrap();
+    assert_eq!(cases_part.matches("<testcase ").count(), 12);
+    assert!(thresholds_part.contains("threshold case_pass_rate"), "{xml}");
     let md = std::fs::read_to_string(set.join("report.md")).unwrap();
     assert!(md.contains("Git commit:") && md.contains("## Hand-offs by reason") && md.contains("[trace](cases/"));
     // A narrower rerun under the same name leaves only its own traces.

@@ -7,6 +7,7 @@ mod bad_inputs_surfaces;
 mod browser;
 mod calibrate;
 mod catalogue_errors;
+mod ci_workflow;
 mod cli;
 mod compare;
 mod demo_generalisation;

@@ -244,7 +244,7 @@ fn a_replay_miss_names_the_case_run_call_and_key() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     // An empty but valid cache: every call is a miss.
-    inquiry::cache::ResponseCache::open(&cache, true).unwrap();
+    inquiry::cache::ResponseCache::create(&cache).unwrap();
     let out = run(
         &[
             "--case",

@@ -176,7 +176,9 @@ fn defect_4_an_unreachable_model_is_exit_2_not_a_worse_agent() {
         assert!(m["value"].is_null(), "{name} computed from fallback tickets: {m:#}");
     }
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert_eq!(xml.matches("<error").count(), 12, "errors, not failures: {xml}");
+    let (cases_part, thresholds_part) = xml.split_once("<testsuite name=\"inquiry-thresholds\"").unwrap();
+    assert_eq!(cases_part.matches("<error").count(), 12, "errors, not failures: {xml}");
+    assert!(thresholds_part.contains("threshold case_pass_rate") && thresholds_part.contains("<error"), "{xml}");
     assert!(!xml.contains("<failure"), "{xml}");
 
     // ask: exit 2, and the fallback reply is not shown as an answer.
