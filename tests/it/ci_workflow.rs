@@ -172,3 +172,36 @@ fn the_workflow_scripts_pass_regress_decide_nothing_and_miss_thresholds_as_they_
     assert!(junit.contains("threshold retrieval_recall_at_5") && junit.contains("<failure"), "{junit}");
     assert!(miss.read("comment.md").contains("thresholds: **missed**"));
 }
+
+#[test]
+fn two_runs_differing_only_in_retrieval_thresholds_have_different_inputs_and_history_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("h.jsonl");
+    let edited = dir.path().join("retrieval.thresholds.json");
+    let text = std::fs::read_to_string(root().join("retrieval.thresholds.json")).unwrap();
+    // The same thresholds with a trailing newline more: a different file, the same values.
+    std::fs::write(&edited, format!("{text}\n")).unwrap();
+    for extra in [vec![], vec!["--retrieval-thresholds", edited.to_str().unwrap()]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_inquiry"))
+            .args(["eval", "--case", "heating-hh-1001", "--no-cache", "--history", history.to_str().unwrap()])
+            .args(["--out", dir.path().join("out").to_str().unwrap()])
+            .args(&extra)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let lines: Vec<Value> =
+        std::fs::read_to_string(&history).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_ne!(lines[0]["inputs_hash"], lines[1]["inputs_hash"]);
+    assert_ne!(lines[0]["inputs"]["retrieval_thresholds"], lines[1]["inputs"]["retrieval_thresholds"]);
+    assert_eq!(lines[0]["inputs"]["cases"], lines[1]["inputs"]["cases"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_inquiry"))
+        .args(["history", history.to_str().unwrap(), "--svg", dir.path().join("h.svg").to_str().unwrap()])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("retrieval_thresholds changed"), "{table}");
+}
