@@ -122,8 +122,8 @@ pub struct GateArgs {
 
 impl GateArgs {
     /// The library's gate settings.
-    pub fn gates(&self) -> crate::eval::compare::Gates {
-        crate::eval::compare::Gates {
+    pub fn gates(&self) -> crate::analysis::compare::Gates {
+        crate::analysis::compare::Gates {
             max_drop: self.max_drop,
             critical_all_runs: self.critical_all_runs,
             significant_regression_alpha: self.fail_on_significant_regression.then_some(self.alpha),

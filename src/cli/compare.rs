@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use super::args::GateArgs;
 use super::decided;
-use crate::eval::compare::{compare, load_report};
-use crate::eval::compare_render::{render_markdown, verdict_line};
+use crate::analysis::compare::compare;
+use crate::analysis::compare_render::{render_markdown, verdict_line};
+use crate::analysis::stored::load_report;
 
 /// Arguments of `inquiry compare`.
 #[derive(Debug, clap::Args)]
@@ -54,8 +55,13 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &args.html {
         let summary = crate::eval::report::summary_json(&cand.report);
-        let cases = cand.report.cases.iter().map(|c| crate::eval::rescore::read_trace(&cand.dir, &c.id));
-        let page = crate::eval::html::render(&cand.report, &summary, cases, Some(&comparison))?;
+        let cases = cand.report.cases.iter().map(|c| crate::analysis::stored::read_trace(&cand.dir, &c.id));
+        let page = crate::eval::html::render(
+            &cand.report,
+            &summary,
+            cases,
+            Some(&crate::analysis::compare_render::baseline_view(&comparison)),
+        )?;
         crate::eval::report::write_atomic(path, page.as_bytes())?;
         eprintln!("html: {}", path.display());
     }

@@ -168,7 +168,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     }
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     // The baseline is read before the run, so a bad path costs nothing.
-    let baseline = args.baseline.as_deref().map(crate::eval::compare::load_report).transpose()?;
+    let baseline = args.baseline.as_deref().map(crate::analysis::stored::load_report).transpose()?;
     let prices = match &args.prices {
         Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
         None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
@@ -219,15 +219,19 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     // The comparison is made before the set is written, so its report.html shows it.
     let comparison = match &baseline {
         Some(base) => {
-            let cand = crate::eval::compare::LoadedReport { report: result.clone(), dir: dest.dir.clone() };
+            let cand = crate::analysis::stored::LoadedReport { report: result.clone(), dir: dest.dir.clone() };
             Some(
-                crate::eval::compare::compare(base, &cand, args.gates.gates())
+                crate::analysis::compare::compare(base, &cand, args.gates.gates())
                     .map_err(|e| anyhow::anyhow!("--baseline: {e}"))?,
             )
         }
         None => None,
     };
-    let written = report::finish_set(traces.into_staging()?, &result, comparison.as_ref())?;
+    let written = report::finish_set(
+        traces.into_staging()?,
+        &result,
+        comparison.as_ref().map(crate::analysis::compare_render::baseline_view).as_ref(),
+    )?;
     if let Some(path) = &args.junit {
         report::write_atomic(path, crate::eval::junit::render_junit(&result)?.as_bytes())?;
     }
@@ -268,16 +272,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     if let Some(path) = &args.history {
-        let hash = crate::eval::history::inputs_hash(
+        let hash = crate::analysis::history::inputs_hash(
             &[&args.cases_dir, &args.judge.rubrics, &args.data],
             &[crate::agent::SYSTEM_PROMPT],
         )?;
-        crate::eval::history::append(path, &crate::eval::history::HistoryLine::of(&result, hash))?;
+        crate::analysis::history::append(path, &crate::analysis::history::HistoryLine::of(&result, hash))?;
         eprintln!("history: appended a line to {}", path.display());
     }
     let mut gate_code = 0;
     if let Some(comparison) = &comparison {
-        use crate::eval::compare_render::{render_markdown, verdict_line};
+        use crate::analysis::compare_render::{render_markdown, verdict_line};
         let md = render_markdown(comparison);
         eprint!("\n{md}");
         if let Some(summary) = &step_summary {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::eval::history::{load, render_svg};
+use crate::analysis::history::{load, render_svg};
 
 /// Arguments of `inquiry history`.
 #[derive(Debug, clap::Args)]

@@ -31,9 +31,9 @@ pub struct MergeArgs {
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
     let parts =
-        args.reports.iter().map(|p| crate::eval::rescore::load_stored(p)).collect::<anyhow::Result<Vec<_>>>()?;
+        args.reports.iter().map(|p| crate::analysis::stored::load_stored(p)).collect::<anyhow::Result<Vec<_>>>()?;
     let (suite, thresholds) = args.suite.load()?;
-    let merged = crate::eval::merge::merge(&parts, &suite, &thresholds, &args.name)?;
+    let merged = crate::analysis::merge::merge(&parts, &suite, &thresholds, &args.name)?;
     let written = report::write_reports(&merged, &dest)?;
     eprint!("{}", report::render_terminal(&merged));
     eprintln!("merged {} reports into {}", parts.len(), written.dir.display());

@@ -4,25 +4,21 @@
 
 pub mod case;
 pub mod checks;
-pub mod compare;
-pub mod compare_render;
 pub mod golden;
-pub mod history;
 pub mod html;
 pub mod judge;
 pub mod judge_check;
 pub mod junit;
 pub mod labels;
-pub mod merge;
 pub mod metrics;
 pub mod prices;
 pub mod report;
 pub mod report_set;
-pub mod rescore;
 mod runner;
 pub mod schema;
 mod selection;
 
+pub(crate) use runner::{finish_report, grade_run};
 pub use runner::{load_suite, run_eval, select_cases, Known};
 pub use selection::{selection_words, Selection, Shard};
 

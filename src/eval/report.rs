@@ -129,7 +129,7 @@ impl super::TraceSink for StagedTraces {
 pub fn finish_set(
     mut staging: super::report_set::Staging,
     report: &EvalReport,
-    comparison: Option<&super::compare::Comparison>,
+    comparison: Option<&super::html::BaselineView>,
 ) -> anyhow::Result<Written> {
     for case in &report.cases {
         let rel = trace_path(&case.id);

@@ -163,3 +163,38 @@ pub fn render_markdown(c: &Comparison) -> String {
     }
     s
 }
+
+/// The "changed since baseline" view of the candidate's `report.html`.
+pub fn baseline_view(c: &Comparison) -> crate::eval::html::BaselineView {
+    use crate::eval::html::{word, BaselineView, ChangedCase};
+    BaselineView {
+        verdict: verdict_line(c),
+        test: test_line(&c.test),
+        base: format!(
+            "{} at {} ({}, commit {})",
+            c.base.name,
+            c.base.dir,
+            c.base.date,
+            c.base.git_commit.as_deref().unwrap_or("unknown")
+        ),
+        counts: c.counts.iter().map(|(k, v)| (k.replace('_', " "), *v)).collect(),
+        cases: c
+            .cases
+            .iter()
+            .filter(|d| d.movement != Movement::StillPassing)
+            .map(|d| ChangedCase {
+                id: d.id.clone(),
+                movement: word(&d.movement),
+                critical: d.critical,
+                base: pct(d.base_rate),
+                cand: pct(d.cand_rate),
+                failure: d.cand_failure.clone().unwrap_or_default(),
+            })
+            .collect(),
+        metrics: c
+            .metrics
+            .iter()
+            .map(|m| [m.name.clone(), value(m.base, &m.unit), value(m.cand, &m.unit), delta(m.delta, &m.unit)])
+            .collect(),
+    }
+}

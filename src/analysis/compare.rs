@@ -12,47 +12,13 @@
 //! with no measured run on either side is "unmeasured", not a flip.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
-use super::{CaseReport, CaseStatus, EvalReport, RunStatus, REPORT_SCHEMA};
+use super::stored::{first_line, LoadedReport};
+use crate::eval::{CaseReport, CaseStatus, RunStatus};
 use crate::stats::{self, Interval, SignFlipMethod};
-
-/// A report read from disk, with where it came from.
-#[derive(Debug, Clone)]
-pub struct LoadedReport {
-    /// The report (runs without their full agent result).
-    pub report: EvalReport,
-    /// The report set directory (traces are `dir/cases/<id>.json`).
-    pub dir: PathBuf,
-}
-
-/// Reads a `report.json` (or the set directory holding it).
-///
-/// # Errors
-/// A missing or unreadable file, invalid JSON (with line and column), or a
-/// report of another schema.
-pub fn load_report(path: &Path) -> anyhow::Result<LoadedReport> {
-    let (dir, json) = if path.is_dir() {
-        (path.to_owned(), path.join("report.json"))
-    } else {
-        (path.parent().map(Path::to_owned).unwrap_or_default(), path.to_owned())
-    };
-    let text = crate::text_file::read(&json).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
-    let value: serde_json::Value =
-        crate::json_file::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
-    let schema = value.get("schema").and_then(|s| s.as_str()).unwrap_or("");
-    if schema != REPORT_SCHEMA {
-        anyhow::bail!(
-            "{}: schema `{schema}`; expected `{REPORT_SCHEMA}` (a report.json written by `inquiry eval`)",
-            json.display()
-        );
-    }
-    let report: EvalReport = serde_json::from_value(value)
-        .map_err(|e| anyhow::anyhow!("{}: not a readable eval report: {e}", json.display()))?;
-    Ok(LoadedReport { report, dir })
-}
 
 /// The gates to apply (each optional).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -307,7 +273,7 @@ fn measured_rate(c: &CaseReport) -> Option<f64> {
 }
 
 fn first_failure(c: &CaseReport) -> Option<String> {
-    super::rescore::first_line(c)
+    first_line(c)
 }
 
 fn side(r: &LoadedReport) -> Side {
@@ -330,8 +296,8 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
     let (b, c) = (&base.report, &cand.report);
     if b.selection != c.selection {
         return Err(Incomparable::DifferentSelection {
-            base: super::selection_words(&b.selection),
-            cand: super::selection_words(&c.selection),
+            base: crate::eval::selection_words(&b.selection),
+            cand: crate::eval::selection_words(&c.selection),
         });
     }
     let base_by: HashMap<&str, &CaseReport> = b.cases.iter().map(|x| (x.id.as_str(), x)).collect();
@@ -348,7 +314,7 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
             only_cand: list(&only_cand),
         });
     }
-    let trace = |dir: &Path, id: &str| dir.join(super::report::trace_path(id)).display().to_string();
+    let trace = |dir: &Path, id: &str| dir.join(crate::eval::report::trace_path(id)).display().to_string();
     let mut cases = vec![];
     let mut pairs: Vec<(bool, bool)> = vec![];
     let mut diffs: Vec<f64> = vec![];
