@@ -10,6 +10,12 @@ use super::{CaseStatus, EvalReport, RunStatus};
 /// # Errors
 /// Serialisation failure.
 pub fn render_junit(r: &EvalReport) -> anyhow::Result<String> {
+    Ok(junit_report(r).to_string()?)
+}
+
+/// The JUnit report of [`render_junit`] before serialisation (`eval
+/// --baseline` adds the comparison's suite to it).
+pub fn junit_report(r: &EvalReport) -> quick_junit::Report {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut report = Report::new(format!("inquiry eval {}", r.name));
     let mut suite = TestSuite::new("inquiry-eval");
@@ -53,5 +59,5 @@ pub fn render_junit(r: &EvalReport) -> anyhow::Result<String> {
         suite.add_test_case(tc);
     }
     report.add_test_suite(suite);
-    Ok(report.to_string()?)
+    report
 }
