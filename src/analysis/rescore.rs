@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::stored::{first_line, StoredReport};
+use super::stored::first_line;
 use crate::agent::{ForcedCause, Outcome};
 use crate::eval::case::LoadedCase;
 use crate::eval::judge::Judge;

@@ -29,6 +29,13 @@ pub struct CompareArgs {
     /// view to FILE (its case pages read the candidate's trace files).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Thresholds applied to the candidate's metrics (default: thresholds.json
+    /// when it exists; a named file must exist).
+    #[arg(long, value_name = "FILE")]
+    pub thresholds: Option<PathBuf>,
+    /// Also write the gates as JUnit XML to FILE (the suite is named after the verdict).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Print the comparison as JSON on stdout instead of Markdown.
     #[arg(long)]
     pub json: bool,
@@ -46,12 +53,34 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.html {
         crate::eval::report_set::check_writable_file("--html", path)?;
     }
+    if let Some(path) = &args.junit {
+        crate::eval::report_set::check_writable_file("--junit", path)?;
+    }
+    let thresholds = match &args.thresholds {
+        Some(path) => Some(crate::eval::metrics::Thresholds::load(path)?),
+        None => {
+            let default = std::path::Path::new("thresholds.json");
+            if default.is_file() {
+                Some(crate::eval::metrics::Thresholds::load(default)?)
+            } else {
+                eprintln!("note: no thresholds.json here; the thresholds gate is not applied (--thresholds FILE)");
+                None
+            }
+        }
+    };
     let base = load_report(&args.base)?;
     let cand = load_report(&args.cand)?;
-    let comparison = compare(&base, &cand, args.gates.gates()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let gates = crate::analysis::compare::Gates { thresholds, ..args.gates.gates() };
+    let comparison = compare(&base, &cand, gates).map_err(|e| anyhow::anyhow!("{e}"))?;
     let md = render_markdown(&comparison);
     if let Some(path) = &args.summary_md {
         crate::eval::report::write_atomic(path, md.as_bytes())?;
+    }
+    if let Some(path) = &args.junit {
+        crate::eval::report::write_atomic(
+            path,
+            crate::analysis::compare_render::render_junit(&comparison)?.as_bytes(),
+        )?;
     }
     if let Some(path) = &args.html {
         let summary = crate::eval::report::summary_json(&cand.report);
@@ -69,6 +98,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         append(&PathBuf::from(summary), &md)?;
     }
     eprintln!("{}", verdict_line(&comparison));
+    super::warn_inconclusive(&comparison);
     let code = comparison.exit_code();
     decided(code);
     if args.json {

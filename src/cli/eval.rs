@@ -233,7 +233,11 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         comparison.as_ref().map(crate::analysis::compare_render::baseline_view).as_ref(),
     )?;
     if let Some(path) = &args.junit {
-        report::write_atomic(path, crate::eval::junit::render_junit(&result)?.as_bytes())?;
+        let mut junit = crate::eval::junit::junit_report(&result);
+        if let Some(c) = &comparison {
+            junit.add_test_suite(crate::analysis::compare_render::junit_suite(c));
+        }
+        report::write_atomic(path, junit.to_string()?.as_bytes())?;
     }
     if let Some(summary) = &step_summary {
         let mut f = std::fs::OpenOptions::new()
@@ -288,6 +292,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             super::compare::append(summary, &md)?;
         }
         eprintln!("baseline: {}", verdict_line(comparison));
+        super::warn_inconclusive(comparison);
         gate_code = comparison.exit_code();
     }
     if cache.mode == crate::cache::CacheMode::Replay {
