@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod analysis;
 pub mod app;
 pub mod cache;
 pub mod calibrate;

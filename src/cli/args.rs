@@ -125,15 +125,30 @@ pub struct GateArgs {
     /// Significance level of --fail-on-significant-regression.
     #[arg(long, default_value_t = 0.05, value_parser = parse_alpha)]
     pub alpha: f64,
+    /// What an INCONCLUSIVE gate does (the suite cannot decide it): `pass`
+    /// exits 0 with a warning, `fail` exits 1.
+    #[arg(long, value_enum, default_value_t = Inconclusive::Pass)]
+    pub inconclusive: Inconclusive,
+}
+
+/// `--inconclusive pass|fail`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Inconclusive {
+    /// Exit 0 with a loud warning.
+    Pass,
+    /// Exit 1.
+    Fail,
 }
 
 impl GateArgs {
     /// The library's gate settings.
-    pub fn gates(&self) -> crate::eval::compare::Gates {
-        crate::eval::compare::Gates {
+    pub fn gates(&self) -> crate::analysis::compare::Gates {
+        crate::analysis::compare::Gates {
             max_drop: self.max_drop,
             critical_all_runs: self.critical_all_runs,
             significant_regression_alpha: self.fail_on_significant_regression.then_some(self.alpha),
+            thresholds: None,
+            inconclusive_fails: self.inconclusive == Inconclusive::Fail,
         }
     }
 }

@@ -7,8 +7,9 @@ use anyhow::Context as _;
 
 use super::args::GateArgs;
 use super::decided;
-use crate::eval::compare::{compare, load_report};
-use crate::eval::compare_render::{render_markdown, verdict_line};
+use crate::analysis::compare::compare;
+use crate::analysis::compare_render::{render_markdown, verdict_line};
+use crate::analysis::stored::load_report;
 
 /// Arguments of `inquiry compare`.
 #[derive(Debug, clap::Args)]
@@ -30,8 +31,13 @@ pub struct CompareArgs {
     /// view to FILE (its case pages read the candidate's trace files).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Also write JUnit XML to FILE: one test case per gate (a failure when
-    /// missed, an error when it could not be decided).
+    /// Thresholds applied to the candidate's metrics (default: thresholds.json
+    /// when it exists; a named file must exist).
+    #[arg(long, value_name = "FILE")]
+    pub thresholds: Option<PathBuf>,
+    /// Also write the gates as JUnit XML to FILE: one test case per gate (a
+    /// failure when missed, an error when it could not be decided; the suite
+    /// is named after the verdict).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
     /// Print the comparison as JSON on stdout instead of Markdown.
@@ -54,6 +60,18 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.junit {
         crate::eval::report_set::check_writable_file("--junit", path)?;
     }
+    let thresholds = match &args.thresholds {
+        Some(path) => Some(crate::eval::metrics::Thresholds::load(path)?),
+        None => {
+            let default = std::path::Path::new("thresholds.json");
+            if default.is_file() {
+                Some(crate::eval::metrics::Thresholds::load(default)?)
+            } else {
+                eprintln!("note: no thresholds.json here; the thresholds gate is not applied (--thresholds FILE)");
+                None
+            }
+        }
+    };
     let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()).map(PathBuf::from);
     if let Some(path) = &step_summary {
         crate::eval::report_set::check_writable_file("GITHUB_STEP_SUMMARY", path)?;
@@ -85,18 +103,27 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let comparison = compare(&base, &cand, args.gates.gates()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let gates = crate::analysis::compare::Gates { thresholds, ..args.gates.gates() };
+    let comparison = compare(&base, &cand, gates).map_err(|e| anyhow::anyhow!("{e}"))?;
     let md = render_markdown(&comparison);
     if let Some(path) = &args.summary_md {
         crate::eval::report::write_atomic(path, md.as_bytes())?;
     }
     if let Some(path) = &args.junit {
-        crate::eval::report::write_atomic(path, crate::eval::junit::render_gates_junit(&comparison)?.as_bytes())?;
+        crate::eval::report::write_atomic(
+            path,
+            crate::analysis::compare_render::render_junit(&comparison)?.as_bytes(),
+        )?;
     }
     if let Some(path) = &args.html {
         let summary = crate::eval::report::summary_json(&cand.report);
-        let cases = cand.report.cases.iter().map(|c| crate::eval::rescore::read_trace(&cand.dir, &c.id));
-        let page = crate::eval::html::render(&cand.report, &summary, cases, Some(&comparison))?;
+        let cases = cand.report.cases.iter().map(|c| crate::analysis::stored::read_trace(&cand.dir, &c.id));
+        let page = crate::eval::html::render(
+            &cand.report,
+            &summary,
+            cases,
+            Some(&crate::analysis::compare_render::baseline_view(&comparison)),
+        )?;
         crate::eval::report::write_atomic(path, page.as_bytes())?;
         eprintln!("html: {}", path.display());
     }
@@ -104,6 +131,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         append(summary, &md).with_context(|| format!("GITHUB_STEP_SUMMARY {}", summary.display()))?;
     }
     eprintln!("{}", verdict_line(&comparison));
+    super::warn_inconclusive(&comparison);
     let code = comparison.exit_code();
     decided(code);
     if args.json {

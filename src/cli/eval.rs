@@ -167,13 +167,13 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         report_set::check_writable_file("GITHUB_STEP_SUMMARY", path)?;
     }
     if let Some(path) = &args.history {
-        crate::eval::history::check_appendable(path)?;
+        crate::analysis::history::check_appendable(path)?;
     }
     // Taken before the run: the history line says whether the tree that ran had uncommitted changes.
-    let dirty_at_start = args.history.as_ref().and_then(|_| crate::eval::history::working_tree_dirty());
+    let dirty_at_start = args.history.as_ref().and_then(|_| crate::analysis::history::working_tree_dirty());
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     // The baseline is read before the run, so a bad path costs nothing.
-    let baseline = args.baseline.as_deref().map(crate::eval::compare::load_report).transpose()?;
+    let baseline = args.baseline.as_deref().map(crate::analysis::stored::load_report).transpose()?;
     let prices = match &args.prices {
         Some(p) => crate::eval::prices::PriceTable::load_named(p, true)?,
         None => crate::eval::prices::PriceTable::load(std::path::Path::new("prices.json"))?,
@@ -209,7 +209,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     // A baseline of another selection cannot be compared: say so before the run, not after it.
     if let Some(base) = &baseline {
         if base.report.selection != setup.selection {
-            let why = crate::eval::compare::Incomparable::DifferentSelection {
+            let why = crate::analysis::compare::Incomparable::DifferentSelection {
                 base: crate::eval::selection_words(&base.report.selection),
                 cand: crate::eval::selection_words(&setup.selection),
             };
@@ -234,17 +234,25 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     // The comparison is made before the set is written, so its report.html shows it.
     let comparison = match &baseline {
         Some(base) => {
-            let cand = crate::eval::compare::LoadedReport { report: result.clone(), dir: dest.dir.clone() };
+            let cand = crate::analysis::stored::LoadedReport { report: result.clone(), dir: dest.dir.clone() };
             Some(
-                crate::eval::compare::compare(base, &cand, args.gates.gates())
+                crate::analysis::compare::compare(base, &cand, args.gates.gates())
                     .map_err(|e| anyhow::anyhow!("--baseline: {e}"))?,
             )
         }
         None => None,
     };
-    let written = report::finish_set(traces.into_staging()?, &result, comparison.as_ref())?;
+    let written = report::finish_set(
+        traces.into_staging()?,
+        &result,
+        comparison.as_ref().map(crate::analysis::compare_render::baseline_view).as_ref(),
+    )?;
     if let Some(path) = &args.junit {
-        report::write_atomic(path, crate::eval::junit::render_junit(&result)?.as_bytes())?;
+        let mut junit = crate::eval::junit::junit_report(&result);
+        if let Some(c) = &comparison {
+            junit.add_test_suite(crate::analysis::compare_render::junit_suite(c));
+        }
+        report::write_atomic(path, junit.to_string()?.as_bytes())?;
     }
     if let Some(summary) = &step_summary {
         let mut f = std::fs::OpenOptions::new()
@@ -284,7 +292,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     if let Some(path) = &args.history {
-        use crate::eval::history::{append, line_for, InputPaths};
+        use crate::analysis::history::{append, line_for, InputPaths};
         let prices = args.prices.clone().unwrap_or_else(|| PathBuf::from("prices.json"));
         let paths = InputPaths {
             cases: &args.cases_dir,
@@ -301,13 +309,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     }
     let mut gate_code = 0;
     if let Some(comparison) = &comparison {
-        use crate::eval::compare_render::{render_markdown, verdict_line};
+        use crate::analysis::compare_render::{render_markdown, verdict_line};
         let md = render_markdown(comparison);
         eprint!("\n{md}");
         if let Some(summary) = &step_summary {
             super::compare::append(summary, &md)?;
         }
         eprintln!("baseline: {}", verdict_line(comparison));
+        super::warn_inconclusive(comparison);
         gate_code = comparison.exit_code();
     }
     if cache.mode == crate::cache::CacheMode::Replay {

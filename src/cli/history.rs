@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::eval::history::{load, render_svg};
+use crate::analysis::history::{load, render_svg};
 
 /// Arguments of `inquiry history`.
 #[derive(Debug, clap::Args)]
@@ -50,7 +50,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<ExitCode> {
         // What changed since the line before: the input parts whose hashes differ.
         let changed = match i.checked_sub(1).map(|j| &lines[j]) {
             Some(prev) if !prev.inputs.is_empty() && !l.inputs.is_empty() => {
-                let parts = crate::eval::history::changed_parts(prev, l);
+                let parts = crate::analysis::history::changed_parts(prev, l);
                 if parts.is_empty() {
                     l.inputs_hash.clone()
                 } else {

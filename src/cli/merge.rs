@@ -52,19 +52,19 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         report_set::check_writable_file("--junit", path)?;
     }
     if let Some(path) = &args.history {
-        crate::eval::history::check_appendable(path)?;
+        crate::analysis::history::check_appendable(path)?;
     }
-    let dirty = args.history.as_ref().and_then(|_| crate::eval::history::working_tree_dirty());
+    let dirty = args.history.as_ref().and_then(|_| crate::analysis::history::working_tree_dirty());
     let parts =
-        args.reports.iter().map(|p| crate::eval::rescore::load_stored(p)).collect::<anyhow::Result<Vec<_>>>()?;
+        args.reports.iter().map(|p| crate::analysis::stored::load_stored(p)).collect::<anyhow::Result<Vec<_>>>()?;
     let (suite, thresholds) = args.suite.load()?;
-    let merged = crate::eval::merge::merge(&parts, &suite, &thresholds, &args.name)?;
+    let merged = crate::analysis::merge::merge(&parts, &suite, &thresholds, &args.name)?;
     let written = report::write_reports(&merged, &dest)?;
     if let Some(path) = &args.junit {
         report::write_atomic(path, crate::eval::junit::render_junit(&merged)?.as_bytes())?;
     }
     if let Some(path) = &args.history {
-        let paths = crate::eval::history::InputPaths {
+        let paths = crate::analysis::history::InputPaths {
             cases: &args.suite.cases_dir,
             rubrics: &args.rubrics,
             catalogue: &args.suite.data,
@@ -74,7 +74,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             golden: &args.golden,
             prices: &args.prices,
         };
-        crate::eval::history::append(path, &crate::eval::history::line_for(&merged, &paths, dirty)?)?;
+        crate::analysis::history::append(path, &crate::analysis::history::line_for(&merged, &paths, dirty)?)?;
         eprintln!("history: appended a line to {}", path.display());
     }
     eprint!("{}", report::render_terminal(&merged));

@@ -26,6 +26,7 @@ pub mod eval;
 pub mod history;
 pub mod judge_check;
 pub mod merge;
+pub mod power;
 pub mod rescore;
 pub mod schema;
 pub mod serve;
@@ -89,6 +90,9 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// Browse report sets (report.html) in a local, read-only viewer on loopback.
     View(view::ViewArgs),
+    /// What a suite can detect: the minimum detectable drop at 80% power,
+    /// and the cases or repeats needed for a target drop.
+    Power(power::PowerArgs),
     /// Re-grade a stored report set with the current cases, rubrics and
     /// thresholds (no agent, no tool call) and list every changed verdict.
     Rescore(rescore::RescoreArgs),
@@ -170,6 +174,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(args) => compare::run(args),
         Command::History(args) => history::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Power(args) => power::run(args),
         Command::View(args) => view::run(args),
         Command::Schema(args) => schema::run(args),
     }
@@ -224,4 +229,21 @@ fn init_logging() {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let ansi = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).try_init();
+}
+
+/// The loud line on stderr for an INCONCLUSIVE comparison.
+pub(crate) fn warn_inconclusive(c: &crate::analysis::compare::Comparison) {
+    if c.verdict == "INCONCLUSIVE" {
+        eprintln!(
+            "INCONCLUSIVE: this suite cannot decide {} (see the interval and the power line); exit {}{}",
+            c.gates
+                .iter()
+                .filter(|g| g.outcome == crate::analysis::compare::GateOutcome::Inconclusive)
+                .map(|g| g.gate.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            c.exit_code(),
+            if c.inconclusive_fails { " (--inconclusive fail)" } else { "; --inconclusive fail makes it exit 1" }
+        );
+    }
 }

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use super::args::{CacheArgs, JudgeArgs, SuiteArgs};
 use super::{decided, runtime};
-use crate::eval::rescore::{load_stored, rescore};
+use crate::analysis::rescore::rescore;
+use crate::analysis::stored::load_stored;
 use crate::eval::{report, report_set};
 
 /// Arguments of `inquiry rescore`.

@@ -99,6 +99,50 @@ pub struct Case {
     /// A wrong answer costs money or trust (pass^N is reported for these).
     #[serde(default)]
     pub critical: bool,
+    /// Cases of one cluster share context (a listing, a policy page, a
+    /// conversation) and are not independent: intervals use cluster-robust
+    /// standard errors. Default: its first listing (`listing:HH-1001`), else
+    /// the policy page one of its tags names (`policy:deposit`), else itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+}
+
+impl Case {
+    /// The case's cluster: `cluster`, else `listing:<first listing>`, else
+    /// `policy:<slug>` for the first tag that is one of `policy_pages`, else
+    /// `case:<id>`.
+    pub fn cluster_key(&self, policy_pages: &[String]) -> String {
+        if let Some(c) = &self.cluster {
+            return c.clone();
+        }
+        if let Some(l) = self.listings.first() {
+            return format!("listing:{l}");
+        }
+        if let Some(t) = self.tags.iter().find(|t| policy_pages.contains(t)) {
+            return format!("policy:{t}");
+        }
+        format!("case:{}", self.id)
+    }
+}
+
+/// Fills in each case's default cluster (see [`Case::cluster_key`]) from the
+/// policy pages of the catalogue at `data` (`policies/<slug>.md`); an
+/// unreadable directory means no policy page.
+pub fn resolve_clusters(cases: &mut [LoadedCase], data: &Path) {
+    let mut pages: Vec<String> = std::fs::read_dir(data.join("policies"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let p = e.path();
+            (p.extension().is_some_and(|x| x == "md")).then(|| p.file_stem()?.to_str().map(str::to_owned)).flatten()
+        })
+        .collect();
+    pages.sort();
+    for c in cases {
+        let key = c.case.cluster_key(&pages);
+        c.case.cluster = Some(key);
+    }
 }
 
 /// A case with where it came from and its compiled patterns.

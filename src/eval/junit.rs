@@ -12,6 +12,12 @@ use super::{CaseStatus, EvalReport, RunStatus};
 /// # Errors
 /// Serialisation failure.
 pub fn render_junit(r: &EvalReport) -> anyhow::Result<String> {
+    Ok(junit_report(r).to_string()?)
+}
+
+/// The JUnit report of [`render_junit`] before serialisation (`eval
+/// --baseline` adds the comparison's suite to it).
+pub fn junit_report(r: &EvalReport) -> quick_junit::Report {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut report = Report::new(format!("inquiry eval {}", r.name));
     let mut suite = TestSuite::new("inquiry-eval");
@@ -56,7 +62,7 @@ pub fn render_junit(r: &EvalReport) -> anyhow::Result<String> {
     }
     report.add_test_suite(suite);
     report.add_test_suite(threshold_suite(r));
-    Ok(report.to_string()?)
+    report
 }
 
 /// One test case per bounded metric (`thresholds.json`): met is a success,
@@ -101,41 +107,4 @@ fn threshold_suite(r: &EvalReport) -> quick_junit::TestSuite {
         suite.add_test_case(tc);
     }
     suite
-}
-
-/// JUnit XML of a comparison (`compare --junit FILE`): one test case per gate,
-/// named `gate <name>`; met is a success, missed a `failure`, a gate that
-/// could not be decided an `error`, each with the gate's own words.
-///
-/// # Errors
-/// Serialisation failure.
-pub fn render_gates_junit(c: &super::compare::Comparison) -> anyhow::Result<String> {
-    use quick_junit::{Report, TestCase, TestCaseStatus, TestSuite};
-    let mut report = Report::new(format!("inquiry compare {} {}", c.base.name, c.cand.name));
-    let mut suite = TestSuite::new("inquiry-gates");
-    for g in &c.gates {
-        let status = match gate_kind(&g.outcome) {
-            None => TestCaseStatus::success(),
-            Some(kind) => {
-                let mut st = TestCaseStatus::non_success(kind);
-                st.set_message(format!("{}: {}", g.gate, g.detail));
-                st
-            }
-        };
-        let mut tc = TestCase::new(format!("gate {}", g.gate), status);
-        tc.set_classname("inquiry.gates");
-        suite.add_test_case(tc);
-    }
-    report.add_test_suite(suite);
-    Ok(report.to_string()?)
-}
-
-/// How a gate outcome shows in JUnit: `None` for a success.
-fn gate_kind(outcome: &super::compare::GateOutcome) -> Option<quick_junit::NonSuccessKind> {
-    use super::compare::GateOutcome;
-    match outcome {
-        GateOutcome::Met => None,
-        GateOutcome::Missed => Some(quick_junit::NonSuccessKind::Failure),
-        GateOutcome::Unmeasured => Some(quick_junit::NonSuccessKind::Error),
-    }
 }

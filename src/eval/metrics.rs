@@ -14,6 +14,7 @@ use super::golden::GoldenReport;
 use super::judge::Verdict;
 use super::{CaseReport, CaseRun, CaseStatus, ReasonRow, RunStatus};
 use crate::handoff::HandoffReason;
+use crate::stats::cluster::{clustered_mean, clustered_ratio, ClusteredRatio};
 use crate::stats::{wilson, Interval, Z95};
 
 /// Names, units and meanings of every metric, in report order.
@@ -55,10 +56,15 @@ pub struct Metric {
     /// hand-off case among `--case` picks): then a bound on it is not applied.
     #[serde(default = "yes")]
     pub applicable: bool,
-    /// 95% interval of a ratio: Wilson over its count, or, with `--repeat`,
-    /// over cases (the case, not the run, is the unit).
+    /// 95% interval of a ratio: Wilson at the effective sample size of its
+    /// count, with runs of one case and cases of one cluster counted as one
+    /// cluster (`stats::cluster`): repeats are never independent observations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<Interval>,
+    /// Design effect of the interval: clustered over independent variance
+    /// (1 when runs and cases were independent; `None` when not computed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design_effect: Option<f64>,
 }
 
 fn yes() -> bool {
@@ -76,7 +82,18 @@ impl Metric {
             detail: detail.into(),
             applicable: true,
             interval: None,
+            design_effect: None,
         }
+    }
+
+    /// This metric with the cluster-robust interval and design effect of
+    /// `c` (left as it is when `c` is `None`).
+    pub fn clustered(mut self, c: Option<ClusteredRatio>) -> Self {
+        if let Some(c) = c {
+            self.interval = Some(c.interval);
+            self.design_effect = Some(c.design_effect);
+        }
+        self
     }
 
     /// A metric with nothing to count in this selection (shown `n/a`; the gate
@@ -102,11 +119,16 @@ impl Metric {
         Self::new(name, None, format!("unmeasured: {}", why.into()))
     }
 
-    /// The interval formatted for people (`[89.3%, 99.6%]`), or empty.
+    /// The interval formatted for people (`[89.3%, 99.6%]`), with the
+    /// design effect when clusters or repeats widened it (`… deff 3.04`), or empty.
     pub fn interval_display(&self) -> String {
+        let deff = match self.design_effect {
+            Some(d) if d > 1.005 => format!(" deff {d:.2}"),
+            _ => String::new(),
+        };
         match (self.interval, self.unit.as_str()) {
-            (Some(i), "ratio") => format!("[{:.1}%, {:.1}%]", i.lo * 100.0, i.hi * 100.0),
-            (Some(i), _) => format!("[{:.3}, {:.3}]", i.lo, i.hi),
+            (Some(i), "ratio") => format!("[{:.1}%, {:.1}%]{deff}", i.lo * 100.0, i.hi * 100.0),
+            (Some(i), _) => format!("[{:.3}, {:.3}]{deff}", i.lo, i.hi),
             (None, _) => String::new(),
         }
     }
@@ -298,7 +320,11 @@ pub fn compute_metrics(
     let case_pass = if n > 0 && measured.is_empty() {
         Metric::unmeasured("case_pass_rate", format!("all {n} runs are unmeasured"))
     } else if repeat <= 1 {
-        let mut m = Metric::ratio("case_pass_rate", passed, measured.len());
+        let mut m = Metric::ratio("case_pass_rate", passed, measured.len()).clustered(clustered_mean(
+            measured
+                .iter()
+                .map(|(c, r)| (f64::from(u8::from(r.status == RunStatus::Pass)), c.case.id.as_str(), cluster_of(c))),
+        ));
         note(&mut m, unmeasured);
         m
     } else {
@@ -308,7 +334,9 @@ pub fn compute_metrics(
         reports.iter().filter(|r| r.critical && r.status != CaseStatus::Unmeasured).collect();
     let critical_unmeasured = reports.iter().filter(|r| r.critical && r.status == CaseStatus::Unmeasured).count();
     let mut critical_metric =
-        Metric::ratio("critical_pass_rate", critical.iter().filter(|r| r.passed).count(), critical.len());
+        Metric::ratio("critical_pass_rate", critical.iter().filter(|r| r.passed).count(), critical.len()).clustered(
+            clustered_mean(critical.iter().map(|r| (f64::from(u8::from(r.passed)), r.id.as_str(), r.cluster_key()))),
+        );
     note(&mut critical_metric, critical_unmeasured);
     if critical.is_empty() && critical_unmeasured > 0 {
         critical_metric = Metric::unmeasured(
@@ -324,8 +352,20 @@ pub fn compute_metrics(
         .iter()
         .map(|&reason| ReasonRow { reason, required: 0, created: 0, correct: 0, missed: 0, extra: 0 })
         .collect();
+    // Per run (tp, fp, missed), for the clustered intervals.
+    let mut per_run: Vec<(f64, f64, f64, &str, &str)> = vec![];
     for (c, run) in &agent_runs {
         let Some(checks) = &run.checks else { continue };
+        let (mut tp, mut fp, mut missed) = (0.0, 0.0, 0.0);
+        for reason in HandoffReason::ALL {
+            let required = c.case.handoffs.contains(&reason);
+            let allowed = c.case.allow_handoffs.contains(&reason);
+            let created = checks.created.contains(&reason);
+            tp += f64::from(u8::from(required && created));
+            missed += f64::from(u8::from(required && !created));
+            fp += f64::from(u8::from(created && !required && !allowed));
+        }
+        per_run.push((tp, fp, missed, c.case.id.as_str(), cluster_of(c)));
         for row in rows.iter_mut() {
             let required = c.case.handoffs.contains(&row.reason);
             let allowed = c.case.allow_handoffs.contains(&row.reason);
@@ -343,10 +383,15 @@ pub fn compute_metrics(
     let fp: usize = rows.iter().map(|r| r.extra).sum();
     let fneg: usize = rows.iter().map(|r| r.missed).sum();
 
-    let checked: Vec<&super::checks::CodeChecks> = agent_runs.iter().filter_map(|(_, r)| r.checks.as_ref()).collect();
-    let final_ok = checked.iter().filter(|c| c.final_numbers_ok()).count();
-    let drafts: Vec<bool> = checked.iter().filter_map(|c| c.first_draft_numbers_ok()).collect();
-    let judged_runs: Vec<&Verdict> = runs.iter().filter_map(|(_, r)| r.verdict.as_ref()).collect();
+    let checked: Vec<(&super::checks::CodeChecks, &str, &str)> = agent_runs
+        .iter()
+        .filter_map(|(c, r)| r.checks.as_ref().map(|x| (x, c.case.id.as_str(), cluster_of(c))))
+        .collect();
+    let final_ok = checked.iter().filter(|(c, _, _)| c.final_numbers_ok()).count();
+    let drafts: Vec<(bool, &str, &str)> =
+        checked.iter().filter_map(|(c, id, k)| c.first_draft_numbers_ok().map(|ok| (ok, *id, *k))).collect();
+    let judged_runs: Vec<(&Verdict, &str, &str)> =
+        runs.iter().filter_map(|(c, r)| r.verdict.as_ref().map(|v| (v, c.case.id.as_str(), cluster_of(c)))).collect();
     let unmeasured_judge = agent_runs.iter().filter(|(_, r)| r.judge_error.is_some()).count();
 
     let latencies: Vec<f64> = agent_runs.iter().map(|(_, r)| r.latency_ms as f64).collect();
@@ -365,8 +410,9 @@ pub fn compute_metrics(
         };
         Metric::unmeasured("judge_correctness", why)
     } else {
-        let ok = judged_runs.iter().filter(|v| v.passed()).count();
-        let mut m = Metric::ratio("judge_correctness", ok, judged_runs.len());
+        let ok = judged_runs.iter().filter(|(v, _, _)| v.passed()).count();
+        let mut m = Metric::ratio("judge_correctness", ok, judged_runs.len())
+            .clustered(clustered_mean(judged_runs.iter().map(|(v, id, k)| (f64::from(u8::from(v.passed())), *id, *k))));
         note(&mut m, unmeasured_judge);
         m
     };
@@ -377,10 +423,21 @@ pub fn compute_metrics(
     let metrics = vec![
         case_pass,
         critical_metric,
-        with_note(Metric::ratio("handoff_precision", tp, tp + fp)),
-        with_note(Metric::ratio("handoff_recall", tp, tp + fneg)),
-        with_note(Metric::ratio("number_check_final", final_ok, checked.len())),
-        with_note(Metric::ratio("number_check_first_draft", drafts.iter().filter(|d| **d).count(), drafts.len())),
+        with_note(
+            Metric::ratio("handoff_precision", tp, tp + fp)
+                .clustered(clustered_ratio(per_run.iter().map(|(t, f, _, id, k)| (*t, t + f, *id, *k)))),
+        ),
+        with_note(
+            Metric::ratio("handoff_recall", tp, tp + fneg)
+                .clustered(clustered_ratio(per_run.iter().map(|(t, _, m, id, k)| (*t, t + m, *id, *k)))),
+        ),
+        with_note(Metric::ratio("number_check_final", final_ok, checked.len()).clustered(clustered_mean(
+            checked.iter().map(|(c, id, k)| (f64::from(u8::from(c.final_numbers_ok())), *id, *k)),
+        ))),
+        with_note(
+            Metric::ratio("number_check_first_draft", drafts.iter().filter(|(d, _, _)| *d).count(), drafts.len())
+                .clustered(clustered_mean(drafts.iter().map(|(d, id, k)| (f64::from(u8::from(*d)), *id, *k)))),
+        ),
         judge_metric,
         Metric::ratio("retrieval_recall_at_5", golden.hits, golden.answerable),
         if golden.unanswerable == 0 {
@@ -411,29 +468,27 @@ pub fn compute_metrics(
     (metrics, rows)
 }
 
+/// A case's cluster for the intervals: the loaded case's, else the case id.
+fn cluster_of(c: &LoadedCase) -> &str {
+    c.case.cluster.as_deref().unwrap_or(&c.case.id)
+}
+
 /// With `--repeat`, the suite's pass rate is the mean of the case pass rates,
-/// and its interval treats the case as the unit, since repeats of one case
-/// are not independent cases: the hull of mean ± 1.96 · sd / √cases and the
-/// Wilson interval of the mean over the number of cases (clamped to 0..1).
-/// The Wilson part keeps few cases that agree (sd = 0) from reading as
-/// certainty: one case passing 5 of 5 runs is [20.7%, 100%], not [100%, 100%].
+/// and its interval treats the case (in its cluster) as the unit, since
+/// repeats of one case are not independent cases: the Wilson interval at the
+/// effective number of cases (`stats::cluster`). One case failing all three
+/// of its runs among 49 gives the interval of 48/49, never an upper end of 100%.
 fn case_mean_metric(reports: &[CaseReport], unmeasured: usize) -> Metric {
-    let rates: Vec<f64> = reports.iter().filter(|r| r.measured_runs > 0).map(|r| r.pass_rate).collect();
-    let k = rates.len();
+    let measured: Vec<&CaseReport> = reports.iter().filter(|r| r.measured_runs > 0).collect();
+    let k = measured.len();
     if k == 0 {
         return Metric::unmeasured("case_pass_rate", "no case has a measured run");
     }
-    let mean = rates.iter().sum::<f64>() / k as f64;
-    let sd = if k > 1 { (rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt() } else { 0.0 };
-    let half = Z95 * sd / (k as f64).sqrt();
+    let mean = measured.iter().map(|r| r.pass_rate).sum::<f64>() / k as f64;
     let runs: usize = reports.iter().map(|r| r.measured_runs).sum();
     let mut m =
-        Metric::new("case_pass_rate", Some(mean), format!("mean of {k} case pass rates ({runs} measured runs)"));
-    let normal = Interval { lo: (mean - half).max(0.0), hi: (mean + half).min(1.0) };
-    m.interval = Some(match crate::stats::wilson_rate(mean, k, Z95) {
-        Some(w) => Interval { lo: normal.lo.min(w.lo), hi: normal.hi.max(w.hi) },
-        None => normal,
-    });
+        Metric::new("case_pass_rate", Some(mean), format!("mean of {k} case pass rates ({runs} measured runs)"))
+            .clustered(clustered_mean(measured.iter().map(|r| (r.pass_rate, r.id.as_str(), r.cluster_key()))));
     if unmeasured > 0 {
         m.detail.push_str(&format!(" ({unmeasured} unmeasured)"));
     }

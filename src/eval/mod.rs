@@ -4,25 +4,21 @@
 
 pub mod case;
 pub mod checks;
-pub mod compare;
-pub mod compare_render;
 pub mod golden;
-pub mod history;
 pub mod html;
 pub mod judge;
 pub mod judge_check;
 pub mod junit;
 pub mod labels;
-pub mod merge;
 pub mod metrics;
 pub mod prices;
 pub mod report;
 pub mod report_set;
-pub mod rescore;
 mod runner;
 pub mod schema;
 mod selection;
 
+pub(crate) use runner::{finish_report, grade_run};
 pub use runner::{load_suite, run_eval, select_cases, Known, EMPTY_SHARD};
 pub use selection::{selection_words, Selection, Shard};
 
@@ -230,6 +226,15 @@ impl TraceSink for InMemory {
 }
 
 impl CaseReport {
+    /// The case's cluster, or the case itself when the report has none.
+    pub fn cluster_key(&self) -> &str {
+        if self.cluster.is_empty() {
+            &self.id
+        } else {
+            &self.cluster
+        }
+    }
+
     /// This report with each run's agent result cut down to what the metrics
     /// and the reports read (reply, citations, tickets, usage, outcome, error,
     /// model calls); tool results, evidence and drafts are dropped. Used once
@@ -329,6 +334,11 @@ pub struct CaseReport {
     pub tags: Vec<String>,
     /// Critical case.
     pub critical: bool,
+    /// The case's cluster (cases sharing a listing, a policy page or a
+    /// conversation); empty in reports written before clusters existed, which
+    /// then count each case as its own cluster.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cluster: String,
     /// In the subset.
     pub subset: bool,
     /// The inquiry.
@@ -422,6 +432,7 @@ impl CaseReport {
             lang: c.case.lang,
             tags: c.case.tags.clone(),
             critical: c.case.critical,
+            cluster: c.case.cluster.clone().unwrap_or_default(),
             subset: c.case.subset,
             inquiry: c.case.inquiry.clone(),
             history: c.case.history.clone(),
@@ -511,6 +522,11 @@ pub struct EvalReport {
     /// With `--repeat N`: the suite's pass@k and pass^k for k = 1…N.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pass_at_k: Vec<SuitePassAtK>,
+    /// With `--repeat N`: the within-case (run-to-run) and between-case
+    /// variance of the case pass rates (`stats::power`); `identical` when
+    /// every case gave one verdict on all its runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variance: Option<crate::stats::power::VarianceComponents>,
     /// Metrics with bounds and status.
     pub metrics: Vec<GatedMetric>,
     /// Hand-off counts per reason.

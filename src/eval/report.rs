@@ -129,7 +129,7 @@ impl super::TraceSink for StagedTraces {
 pub fn finish_set(
     mut staging: super::report_set::Staging,
     report: &EvalReport,
-    comparison: Option<&super::compare::Comparison>,
+    comparison: Option<&super::html::BaselineView>,
 ) -> anyhow::Result<Written> {
     for case in &report.cases {
         let rel = trace_path(&case.id);
@@ -429,6 +429,29 @@ fn passes(c: &CaseReport) -> usize {
     c.runs.iter().filter(|x| x.status == RunStatus::Pass).count()
 }
 
+/// The within/between-case variance in words, and what more repeats would do.
+pub fn variance_line(v: &crate::stats::power::VarianceComponents) -> String {
+    let within = v.within.unwrap_or(0.0);
+    let verdict = if v.identical {
+        "Repeats were identical: every case gave the same verdict on all its runs (a deterministic model). More repeats add nothing; only more cases narrow the intervals.".to_owned()
+    } else {
+        let noise = within / v.repeats.max(1.0);
+        let share = noise / (noise + v.between).max(1e-12);
+        if share > 0.2 {
+            format!(
+                "Run-to-run noise is {:.0}% of the variance of a case's pass rate: more repeats would pay off.",
+                share * 100.0
+            )
+        } else {
+            format!("Run-to-run noise is {:.0}% of the variance of a case's pass rate: more cases pay off more than more repeats.", share * 100.0)
+        }
+    };
+    format!(
+        "Variance of the case pass rates over {} cases × {:.1} runs: within a case (one run) {within:.4}, between cases {:.4}. {verdict}",
+        v.cases, v.repeats, v.between
+    )
+}
+
 /// With `--repeat N`: pass@k and pass^k per case and for the suite (unbiased
 /// estimators, the case as the unit), and the flaky list.
 fn render_repeat(s: &mut String, r: &EvalReport) {
@@ -468,6 +491,9 @@ fn render_repeat(s: &mut String, r: &EvalReport) {
         })
         .collect();
     let _ = writeln!(s, "| **suite** (mean ± standard error over cases) | | | {} |", suite.join(" | "));
+    if let Some(v) = &r.variance {
+        let _ = writeln!(s, "\n{}", variance_line(v));
+    }
     let flaky: Vec<&CaseReport> = r.cases.iter().filter(|c| c.flaky).collect();
     let _ = writeln!(s, "\n## Flaky cases\n");
     if flaky.is_empty() {
@@ -509,6 +535,10 @@ pub fn render_terminal(r: &EvalReport) -> String {
     let verdict = if r.infrastructure_failure().is_some() { "UNMEASURED" } else { r.verdict.as_str() };
     let mut s =
         format!("{table}\n{verdict}{why}: {passed}/{} cases passed{unm}{runs}; {} ms\n", r.cases.len(), r.wall_ms);
+    if let Some(v) = &r.variance {
+        s.push_str(&variance_line(v));
+        s.push('\n');
+    }
     if let Some(line) = incomplete_line(r) {
         s.push_str(&line);
         s.push('\n');

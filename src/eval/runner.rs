@@ -83,7 +83,9 @@ fn overlay_ids(fixtures: &Path) -> anyhow::Result<HashMap<String, Vec<String>>> 
 pub fn load_suite(cases_dir: &Path, data: &Path, fixtures: &Path) -> anyhow::Result<Vec<LoadedCase>> {
     let main_ids = crate::catalogue::load_listings(&data.join("listings.json"))?.into_iter().map(|l| l.id).collect();
     let known = Known::new(main_ids, fixtures)?;
-    Ok(load_cases(cases_dir, &known)?)
+    let mut cases = load_cases(cases_dir, &known)?;
+    super::case::resolve_clusters(&mut cases, data);
+    Ok(cases)
 }
 
 /// Loads and selects cases.
@@ -93,7 +95,8 @@ pub fn load_suite(cases_dir: &Path, data: &Path, fixtures: &Path) -> anyhow::Res
 /// that matches nothing.
 pub fn select_cases(setup: &EvalSetup, main_ids: Vec<String>) -> anyhow::Result<Vec<LoadedCase>> {
     let known = Known::new(main_ids, &setup.fixtures)?;
-    let all = load_cases(&setup.cases_dir, &known)?;
+    let mut all = load_cases(&setup.cases_dir, &known)?;
+    super::case::resolve_clusters(&mut all, &setup.data);
     for id in &setup.selection.case_ids {
         if !all.iter().any(|c| &c.case.id == id) {
             let mut close: Vec<(f64, &str)> = all
@@ -334,6 +337,7 @@ pub async fn run_eval(
         incomplete,
         model_calls: ModelCallCount::default(),
         pass_at_k: vec![],
+        variance: None,
         metrics: vec![],
         handoffs_by_reason: vec![],
         by_tag: BTreeMap::new(),
@@ -383,6 +387,16 @@ pub(crate) fn finish_report(
     };
     base.model_calls = ModelCallCount::of(&base.cases);
     base.pass_at_k = super::SuitePassAtK::of(&base.cases, base.repeat);
+    base.variance = (base.repeat > 1)
+        .then(|| {
+            let counts: Vec<(usize, usize)> = base
+                .cases
+                .iter()
+                .map(|c| (c.runs.iter().filter(|x| x.status == RunStatus::Pass).count(), c.measured_runs))
+                .collect();
+            crate::stats::power::variance_components(&counts)
+        })
+        .flatten();
     base.metrics = gated;
     base.handoffs_by_reason = reasons;
     base.by_tag = by_tag;

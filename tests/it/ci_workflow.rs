@@ -16,13 +16,18 @@ struct Pipeline {
     eval_dir: PathBuf,
     cases: PathBuf,
     thresholds: PathBuf,
+    /// The gates for the comparison (`GATE_ARGS`).
+    gates: String,
 }
 
 impl Pipeline {
     fn new(dir: &Path, name: &str, cases: &Path, thresholds: &Path) -> Self {
         let eval_dir = dir.join(name);
         std::fs::create_dir_all(&eval_dir).unwrap();
-        Self { dir: dir.to_owned(), eval_dir, cases: cases.to_owned(), thresholds: thresholds.to_owned() }
+        // A 12-case subset decides a 20-point margin when nothing changed (`inquiry power` says
+        // what a suite can detect); the workflow's default two points needs far more cases.
+        let gates = "--max-drop 0.2 --critical-all-runs".to_owned();
+        Self { dir: dir.to_owned(), eval_dir, cases: cases.to_owned(), thresholds: thresholds.to_owned(), gates }
     }
 
     fn script(&self, name: &str, args: &[&str]) -> (i32, String) {
@@ -36,6 +41,7 @@ impl Pipeline {
             .env("EVAL_DIR", &self.eval_dir)
             .env("EVAL_ARGS", format!("--subset --no-cache --cases {}", self.cases.display()))
             .env("MERGE_ARGS", format!("--cases {} --thresholds {}", self.cases.display(), self.thresholds.display()))
+            .env("GATE_ARGS", &self.gates)
             .env("GITHUB_OUTPUT", self.eval_dir.join("github_output"))
             .env("GITHUB_STEP_SUMMARY", self.eval_dir.join("step_summary.md"))
             .env("GITHUB_EVENT_NAME", "pull_request")
@@ -123,7 +129,7 @@ fn the_workflow_scripts_pass_regress_decide_nothing_and_miss_thresholds_as_they_
     let junit = base.read("merged/junit.xml");
     assert!(junit.contains("threshold case_pass_rate") && junit.contains("inquiry-thresholds"), "{junit}");
     let passing = passing_subset_cases(&baseline);
-    assert!(passing.len() >= 5, "{passing:?}");
+    assert!(passing.len() >= 6, "{passing:?}");
 
     // 1. A change that passes: nothing moved.
     let same = Pipeline::new(dir.path(), "pass", &cases, &thresholds);
@@ -136,22 +142,24 @@ fn the_workflow_scripts_pass_regress_decide_nothing_and_miss_thresholds_as_they_
     );
     assert!(same.read("step_summary.md").contains("max_drop"), "the step summary has the gates");
 
-    // 2. A change that regresses: four cases newly fail.
-    let broken = cases_breaking(dir.path(), "cases-regress", &passing[..4]);
-    let regress = Pipeline::new(dir.path(), "regress", &broken, &thresholds);
+    // 2. A change that regresses: six cases newly fail (the workflow's default two-point margin).
+    let broken = cases_breaking(dir.path(), "cases-regress", &passing[..6]);
+    let mut regress = Pipeline::new(dir.path(), "regress", &broken, &thresholds);
+    regress.gates = "--max-drop 0.02 --critical-all-runs".into();
     assert_eq!(regress.run(Some(&baseline)), 1, "{}", regress.read("status"));
     assert!(regress.outputs().contains("gates=FAIL"), "{}", regress.outputs());
     let comment = regress.read("comment.md");
-    for id in &passing[..4] {
+    for id in &passing[..6] {
         assert!(comment.contains(id.as_str()), "the comment names {id}: {comment}");
     }
     let gates_junit = regress.read("compare-junit.xml");
     assert!(gates_junit.contains("gate max_drop") && gates_junit.contains("<failure"), "{gates_junit}");
     std::fs::write(dir.path().join("regress-comment.md"), &comment).unwrap();
 
-    // 3. A change too small to decide at this suite size: one case flips.
+    // 3. A change too small to decide at this suite size: one case flips, two-point margin.
     let one = cases_breaking(dir.path(), "cases-one", &passing[..1]);
-    let small = Pipeline::new(dir.path(), "inconclusive", &one, &thresholds);
+    let mut small = Pipeline::new(dir.path(), "inconclusive", &one, &thresholds);
+    small.gates = "--max-drop 0.02".into();
     let code = small.run(Some(&baseline));
     let outputs = small.outputs();
     assert!(outputs.contains("gates=INCONCLUSIVE"), "{outputs}");

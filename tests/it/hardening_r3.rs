@@ -524,7 +524,7 @@ async fn item_7_view_serves_nothing_outside_its_roots_and_odd_names_work() {
 fn history_line() -> String {
     let report = std::fs::read_to_string(root().join("reports/eval/report.json")).unwrap();
     let report: inquiry::eval::EvalReport = serde_json::from_str(&report).unwrap();
-    serde_json::to_string(&inquiry::eval::history::HistoryLine::of(&report, "abc".into())).unwrap()
+    serde_json::to_string(&inquiry::analysis::history::HistoryLine::of(&report, "abc".into())).unwrap()
 }
 
 #[test]
@@ -552,9 +552,9 @@ fn item_8_an_append_cut_by_a_failure_leaves_readable_history() {
     let line = history_line();
     // An earlier failure left half a line: the next append starts a line of its own.
     std::fs::write(&h, format!("{line}\n{}", &line[..line.len() / 2])).unwrap();
-    let parsed: inquiry::eval::history::HistoryLine = serde_json::from_str(&line).unwrap();
-    inquiry::eval::history::append(&h, &parsed).unwrap();
-    let loaded = inquiry::eval::history::load(&h).unwrap();
+    let parsed: inquiry::analysis::history::HistoryLine = serde_json::from_str(&line).unwrap();
+    inquiry::analysis::history::append(&h, &parsed).unwrap();
+    let loaded = inquiry::analysis::history::load(&h).unwrap();
     assert_eq!(loaded.len(), 2, "the cut line is skipped, both whole lines are read");
 
     // A full disk (a 64 KiB tmpfs, where this test may mount one): nothing, not half a line.
@@ -581,12 +581,12 @@ fn item_8_an_append_cut_by_a_failure_leaves_readable_history() {
     let _ = f.flush();
     drop(f);
     let size = std::fs::metadata(&h).unwrap().len();
-    let err = inquiry::eval::history::append(&h, &parsed).unwrap_err().to_string();
+    let err = inquiry::analysis::history::append(&h, &parsed).unwrap_err().to_string();
     assert!(err.contains("h.jsonl") && err.contains("nothing was appended"), "{err}");
     assert_eq!(std::fs::metadata(&h).unwrap().len(), size);
     std::fs::remove_file(&filler).unwrap();
-    inquiry::eval::history::append(&h, &parsed).unwrap();
-    assert_eq!(inquiry::eval::history::load(&h).unwrap().len(), 2);
+    inquiry::analysis::history::append(&h, &parsed).unwrap();
+    assert_eq!(inquiry::analysis::history::load(&h).unwrap().len(), 2);
     let _ = Command::new("umount").arg(&mnt).status();
 }
 

@@ -14,6 +14,7 @@ mod demo_generalisation;
 mod desk;
 mod eval;
 mod first_run;
+mod gates;
 mod hardening;
 mod hardening_r3;
 mod mcp;

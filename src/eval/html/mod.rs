@@ -16,7 +16,6 @@ mod case;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::compare::Comparison;
 use super::{CaseReport, EvalReport};
 use case::CaseView;
 
@@ -84,7 +83,7 @@ pub fn render(
     report: &EvalReport,
     summary: &Value,
     cases: impl Iterator<Item = anyhow::Result<CaseReport>>,
-    comparison: Option<&Comparison>,
+    comparison: Option<&BaselineView>,
 ) -> anyhow::Result<String> {
     let env = environment()?;
     let case_template = env.get_template("case.html")?;
@@ -99,7 +98,7 @@ pub fn render(
     }
     let page = env.get_template("report.html")?.render(minijinja::context! {
         r => minijinja::Value::from(minijinja::value::Serde(RunView::of(report))),
-        comparison => comparison.map(|c| minijinja::Value::from(minijinja::value::Serde(ComparisonView::of(c)))),
+        comparison => comparison.map(|c| minijinja::Value::from(minijinja::value::Serde(c))),
         case_pages => minijinja::Value::from_safe_string(case_pages),
         css => minijinja::Value::from_safe_string(CSS.to_owned()),
         js => minijinja::Value::from_safe_string(JS.to_owned()),
@@ -165,7 +164,7 @@ struct RunView {
 }
 
 /// A value's serde name (`pass`, `viewing_request`), for display.
-pub(super) fn word<T: Serialize>(v: &T) -> String {
+pub(crate) fn word<T: Serialize>(v: &T) -> String {
     match serde_json::to_value(v) {
         Ok(Value::String(s)) => s,
         Ok(other) => other.to_string(),
@@ -252,62 +251,40 @@ impl RunView {
     }
 }
 
-#[derive(Serialize)]
-struct ChangedCase {
-    id: String,
-    movement: String,
-    critical: bool,
-    base: String,
-    cand: String,
-    failure: String,
+/// One case of the "changed since baseline" table, formatted.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChangedCase {
+    /// Case id.
+    pub id: String,
+    /// How it moved, in words (`newly_failing`, …).
+    pub movement: String,
+    /// Critical case.
+    pub critical: bool,
+    /// Baseline pass rate, formatted.
+    pub base: String,
+    /// Candidate pass rate, formatted.
+    pub cand: String,
+    /// The candidate's first failure line.
+    pub failure: String,
 }
 
-#[derive(Serialize)]
-struct ComparisonView {
-    verdict: String,
+/// The "changed since baseline" view of the run page, already formatted
+/// (built by `analysis::compare_render::baseline_view`; `eval` does not know
+/// how a comparison is made).
+#[derive(Debug, Clone, Serialize)]
+pub struct BaselineView {
+    /// The verdict line.
+    pub verdict: String,
     /// The paired test, in words.
-    test: String,
-    base: String,
-    counts: Vec<(String, usize)>,
-    cases: Vec<ChangedCase>,
+    pub test: String,
+    /// The baseline: name, directory, date, commit.
+    pub base: String,
+    /// Count per movement.
+    pub counts: Vec<(String, usize)>,
+    /// Cases that did not pass in both.
+    pub cases: Vec<ChangedCase>,
     /// `[metric, baseline, now, change]`, formatted.
-    metrics: Vec<[String; 4]>,
-}
-
-impl ComparisonView {
-    fn of(c: &Comparison) -> Self {
-        use super::compare_render::{delta, pct, value};
-        ComparisonView {
-            verdict: super::compare_render::verdict_line(c),
-            test: super::compare_render::test_line(&c.test),
-            base: format!(
-                "{} at {} ({}, commit {})",
-                c.base.name,
-                c.base.dir,
-                c.base.date,
-                c.base.git_commit.as_deref().unwrap_or("unknown")
-            ),
-            counts: c.counts.iter().map(|(k, v)| (k.replace('_', " "), *v)).collect(),
-            cases: c
-                .cases
-                .iter()
-                .filter(|d| d.movement != super::compare::Movement::StillPassing)
-                .map(|d| ChangedCase {
-                    id: d.id.clone(),
-                    movement: word(&d.movement),
-                    critical: d.critical,
-                    base: pct(d.base_rate),
-                    cand: pct(d.cand_rate),
-                    failure: d.cand_failure.clone().unwrap_or_default(),
-                })
-                .collect(),
-            metrics: c
-                .metrics
-                .iter()
-                .map(|m| [m.name.clone(), value(m.base, &m.unit), value(m.cand, &m.unit), delta(m.delta, &m.unit)])
-                .collect(),
-        }
-    }
+    pub metrics: Vec<[String; 4]>,
 }
 
 #[cfg(test)]

@@ -3,70 +3,30 @@
 //! added and removed cases, per-metric deltas, a paired significance test,
 //! and optional gates whose results decide the exit code.
 //!
-//! Statistics (see [`crate::stats`]): with one run per case, the exact
-//! two-sided McNemar test on the discordant pairs (b = pass→fail, c =
-//! fail→pass); with `--repeat`, the per-case pass-rate differences, a paired
-//! sign-flip randomization test (exact up to 20 non-zero differences, else
-//! 10,000 seeded draws) and a bootstrap 95% interval on the mean difference.
-//! The case is the unit throughout; unmeasured runs are left out, and a case
-//! with no measured run on either side is "unmeasured", not a flip.
+//! Statistics (see [`crate::stats`]): the case is the unit throughout
+//! (repeats are averaged within a case). The paired difference of case pass
+//! rates gets its mean, standard error, 95% interval (studentised with
+//! Agresti–Min pseudo-pairs and cluster-robust, `stats::paired`) and the
+//! correlation of the two runs, overall, per tag and per language
+//! (`breakdown`); the `max_drop` gate is a non-inferiority test on that same
+//! interval (`gates`). The significance test is the exact two-sided McNemar
+//! test on the discordant pairs with one run per case, and a paired
+//! sign-flip test on the per-case differences with `--repeat`. Unmeasured
+//! runs are left out, and a case with no measured run on either side is
+//! "unmeasured", not a flip.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
-use super::{CaseReport, CaseStatus, EvalReport, RunStatus, REPORT_SCHEMA};
+use super::breakdown::{by_group, GroupDifference, SharedCase};
+pub use super::gates::{GateOutcome, GateResult, Gates};
+use super::power::Power;
+use super::stored::{first_line, LoadedReport};
+use crate::eval::{CaseReport, CaseStatus, RunStatus};
+use crate::stats::paired::{paired_difference, PairedDifference};
 use crate::stats::{self, Interval, SignFlipMethod};
-
-/// A report read from disk, with where it came from.
-#[derive(Debug, Clone)]
-pub struct LoadedReport {
-    /// The report (runs without their full agent result).
-    pub report: EvalReport,
-    /// The report set directory (traces are `dir/cases/<id>.json`).
-    pub dir: PathBuf,
-}
-
-/// Reads a `report.json` (or the set directory holding it).
-///
-/// # Errors
-/// A missing or unreadable file, invalid JSON (with line and column), or a
-/// report of another schema.
-pub fn load_report(path: &Path) -> anyhow::Result<LoadedReport> {
-    let (dir, json) = if path.is_dir() {
-        (path.to_owned(), path.join("report.json"))
-    } else {
-        (path.parent().map(Path::to_owned).unwrap_or_default(), path.to_owned())
-    };
-    let text = crate::text_file::read(&json).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
-    let value: serde_json::Value =
-        crate::json_file::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", json.display()))?;
-    let schema = value.get("schema").and_then(|s| s.as_str()).unwrap_or("");
-    if schema != REPORT_SCHEMA {
-        anyhow::bail!(
-            "{}: schema `{schema}`; expected `{REPORT_SCHEMA}` (a report.json written by `inquiry eval`)",
-            json.display()
-        );
-    }
-    // serde_path_to_error names the field at fault (`cases[3].runs[0].latency_ms`).
-    let report: EvalReport = serde_path_to_error::deserialize(value).map_err(|e| {
-        anyhow::anyhow!("{}: not a readable eval report: field `{}`: {}", json.display(), e.path(), e.inner())
-    })?;
-    Ok(LoadedReport { report, dir })
-}
-
-/// The gates to apply (each optional).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Gates {
-    /// The candidate's case pass rate may fall at most this far below the
-    /// baseline's, on the shared cases (a fraction: 0.02 = two points).
-    pub max_drop: Option<f64>,
-    /// Every critical case passes every one of its runs in the candidate.
-    pub critical_all_runs: bool,
-    /// Fail when the paired test finds a regression at this significance level.
-    pub significant_regression_alpha: Option<f64>,
-}
 
 /// How a shared case moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -166,7 +126,8 @@ pub enum PairedTest {
         nonzero: usize,
         /// Mean difference (fraction).
         mean_difference: f64,
-        /// Bootstrap 95% interval of the mean difference.
+        /// 95% interval of the mean difference (the paired difference's:
+        /// studentised with Agresti–Min pseudo-pairs, `stats::paired`).
         interval: Option<Interval>,
         /// Two-sided p-value.
         p: f64,
@@ -191,29 +152,6 @@ impl PairedTest {
     }
 }
 
-/// Result of one gate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GateOutcome {
-    /// Held.
-    Met,
-    /// Missed: exit 1.
-    Missed,
-    /// Could not be decided (unmeasured runs): exit 2, never a pass.
-    Unmeasured,
-}
-
-/// One gate with its result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GateResult {
-    /// `max_drop`, `critical_all_runs` or `significant_regression`.
-    pub gate: String,
-    /// The result.
-    pub outcome: GateOutcome,
-    /// What was measured, in words.
-    pub detail: String,
-}
-
 /// The comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
@@ -231,20 +169,33 @@ pub struct Comparison {
     pub metrics: Vec<MetricDelta>,
     /// The paired test.
     pub test: PairedTest,
+    /// The paired difference of case pass rates (cand − base) on the shared
+    /// measured cases: mean, standard error, interval, correlation.
+    pub paired: Option<PairedDifference>,
+    /// The same overall (`all`), per tag and per language, with p-values
+    /// adjusted by Benjamini–Hochberg.
+    pub breakdown: Vec<GroupDifference>,
+    /// What this suite can detect (minimum detectable drop at 80% power).
+    pub power: Option<Power>,
+    /// Why the baseline or the candidate is INCOMPLETE (empty when neither is).
+    pub incomplete: Vec<String>,
     /// Gates that were asked for.
     pub gates: Vec<GateResult>,
-    /// `PASS` (no gate missed), `FAIL` (a gate missed) or `UNMEASURED` (a gate could not be decided).
+    /// `PASS`, `FAIL` (a gate missed), `INCONCLUSIVE` (a gate cannot be
+    /// decided by this suite), `UNMEASURED` (a gate could not be measured) or
+    /// `INCOMPLETE` (a report is incomplete).
     pub verdict: String,
+    /// Whether INCONCLUSIVE exits 1 (`--inconclusive fail`) rather than 0.
+    pub inconclusive_fails: bool,
+    /// The `--max-drop` margin, if that gate was asked for.
+    pub max_drop: Option<f64>,
 }
 
 impl Comparison {
-    /// Exit code: 0 PASS, 1 FAIL, 2 UNMEASURED.
+    /// Exit code: 0 PASS, 1 FAIL, 0 INCONCLUSIVE (1 with `--inconclusive
+    /// fail`), 2 UNMEASURED or INCOMPLETE.
     pub fn exit_code(&self) -> u8 {
-        match self.verdict.as_str() {
-            "PASS" => 0,
-            "FAIL" => 1,
-            _ => 2,
-        }
+        super::gates::exit_code(&self.verdict, self.inconclusive_fails)
     }
 }
 
@@ -309,7 +260,7 @@ fn measured_rate(c: &CaseReport) -> Option<f64> {
 }
 
 fn first_failure(c: &CaseReport) -> Option<String> {
-    super::rescore::first_line(c)
+    first_line(c)
 }
 
 fn side(r: &LoadedReport) -> Side {
@@ -332,8 +283,8 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
     let (b, c) = (&base.report, &cand.report);
     if b.selection != c.selection {
         return Err(Incomparable::DifferentSelection {
-            base: super::selection_words(&b.selection),
-            cand: super::selection_words(&c.selection),
+            base: crate::eval::selection_words(&b.selection),
+            cand: crate::eval::selection_words(&c.selection),
         });
     }
     let base_by: HashMap<&str, &CaseReport> = b.cases.iter().map(|x| (x.id.as_str(), x)).collect();
@@ -350,10 +301,11 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
             only_cand: list(&only_cand),
         });
     }
-    let trace = |dir: &Path, id: &str| dir.join(super::report::trace_path(id)).display().to_string();
+    let trace = |dir: &Path, id: &str| dir.join(crate::eval::report::trace_path(id)).display().to_string();
     let mut cases = vec![];
     let mut pairs: Vec<(bool, bool)> = vec![];
     let mut diffs: Vec<f64> = vec![];
+    let mut shared_cases: Vec<SharedCase> = vec![];
     let (mut base_sum, mut cand_sum) = (0.0, 0.0);
     for bc in &b.cases {
         let Some(cc) = cand_by.get(bc.id.as_str()) else { continue };
@@ -373,6 +325,7 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
         if let (Some(x), Some(y)) = (br, cr) {
             pairs.push((bc.status == CaseStatus::Pass, cc.status == CaseStatus::Pass));
             diffs.push(y - x);
+            shared_cases.push(SharedCase { base: x, cand: y, case: bc });
             base_sum += x;
             cand_sum += y;
         }
@@ -433,6 +386,9 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
     let n = diffs.len();
     let shared_pass_rate = (n > 0).then(|| (base_sum / n as f64, cand_sum / n as f64));
 
+    let paired = paired_difference(shared_cases.iter().map(|s| (s.base, s.cand, s.case.cluster_key())));
+    let breakdown = by_group(&shared_cases);
+    let power = super::power::of_pair(b, c, &shared_cases);
     let repeated = b.repeat > 1 || c.repeat > 1;
     let test = if n == 0 {
         PairedTest::None { why: "no shared case is measured in both reports".into() }
@@ -446,7 +402,7 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
             cases: n,
             nonzero: diffs.iter().filter(|d| **d != 0.0).count(),
             mean_difference: diffs.iter().sum::<f64>() / n as f64,
-            interval: stats::bootstrap_mean_interval(&diffs),
+            interval: paired.map(|d| d.interval),
             p,
             method: match method {
                 SignFlipMethod::Exact => "exact".into(),
@@ -456,75 +412,20 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
     };
 
     let mut results = vec![];
-    if let Some(max_drop) = gates.max_drop {
-        results.push(match shared_pass_rate {
-            None => GateResult {
-                gate: "max_drop".into(),
-                outcome: GateOutcome::Unmeasured,
-                detail: "no shared case is measured in both reports".into(),
-            },
-            Some((x, y)) => GateResult {
-                gate: "max_drop".into(),
-                // A tolerance for float noise: 0.80 - 0.78 is not "more than 0.02".
-                outcome: if y + max_drop + 1e-9 < x { GateOutcome::Missed } else { GateOutcome::Met },
-                detail: format!(
-                    "case pass rate on {n} shared cases {:.1}% → {:.1}% ({:+.1} points; at most −{:.1} allowed)",
-                    x * 100.0,
-                    y * 100.0,
-                    (y - x) * 100.0,
-                    max_drop * 100.0
-                ),
-            },
-        });
+    if let Some(margin) = gates.max_drop {
+        results.push(super::gates::max_drop(paired.as_ref(), margin));
     }
     if gates.critical_all_runs {
-        let critical: Vec<&CaseReport> = c.cases.iter().filter(|x| x.critical).collect();
-        let failing: Vec<String> = critical
-            .iter()
-            .filter(|x| x.runs.iter().any(|r| r.status == RunStatus::Fail))
-            .map(|x| {
-                let fails = x.runs.iter().filter(|r| r.status == RunStatus::Fail).count();
-                format!("{} ({fails}/{} runs failed)", x.id, x.runs.len())
-            })
-            .collect();
-        let unmeasured: Vec<&str> = critical
-            .iter()
-            .filter(|x| x.runs.iter().any(|r| r.status == RunStatus::Unmeasured))
-            .map(|x| x.id.as_str())
-            .collect();
-        let (outcome, detail) = if !failing.is_empty() {
-            (GateOutcome::Missed, format!("critical cases with a failing run: {}", failing.join(", ")))
-        } else if !unmeasured.is_empty() {
-            (GateOutcome::Unmeasured, format!("critical cases with unmeasured runs: {}", unmeasured.join(", ")))
-        } else {
-            (GateOutcome::Met, format!("all {} critical cases passed every run", critical.len()))
-        };
-        results.push(GateResult { gate: "critical_all_runs".into(), outcome, detail });
+        results.push(super::gates::critical_all_runs(c));
     }
     if let Some(alpha) = gates.significant_regression_alpha {
-        results.push(match test.regression() {
-            None => GateResult {
-                gate: "significant_regression".into(),
-                outcome: GateOutcome::Unmeasured,
-                detail: "no paired test could run".into(),
-            },
-            Some((p, worse)) => GateResult {
-                gate: "significant_regression".into(),
-                outcome: if worse && p < alpha { GateOutcome::Missed } else { GateOutcome::Met },
-                detail: format!(
-                    "p = {p:.4} ({}; alpha {alpha})",
-                    if worse { "candidate worse" } else { "candidate not worse" }
-                ),
-            },
-        });
+        results.push(super::gates::significant_regression(&test, alpha));
     }
-    let verdict = if results.iter().any(|g| g.outcome == GateOutcome::Missed) {
-        "FAIL"
-    } else if results.iter().any(|g| g.outcome == GateOutcome::Unmeasured) {
-        "UNMEASURED"
-    } else {
-        "PASS"
-    };
+    if let Some(t) = &gates.thresholds {
+        results.push(super::gates::thresholds(c, t));
+    }
+    let incomplete = super::gates::incomplete(b, c);
+    let verdict = super::gates::verdict(&results, !incomplete.is_empty());
 
     let mut names: Vec<&str> = b.metrics.iter().map(|m| m.metric.name.as_str()).collect();
     for m in &c.metrics {
@@ -557,7 +458,13 @@ pub fn compare(base: &LoadedReport, cand: &LoadedReport, gates: Gates) -> Result
         shared_pass_rate,
         metrics,
         test,
+        paired,
+        breakdown,
+        power,
+        incomplete,
         gates: results,
         verdict: verdict.into(),
+        inconclusive_fails: gates.inconclusive_fails,
+        max_drop: gates.max_drop,
     })
 }

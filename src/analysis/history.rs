@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::EvalReport;
+use crate::eval::EvalReport;
 use crate::stats::Interval;
 
 /// One metric in a history line.

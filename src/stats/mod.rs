@@ -11,8 +11,20 @@
 //! - [`pass_at_k`], [`pass_hat_k`]: the unbiased estimators of pass@k and
 //!   pass^k from n runs with c passes (Chen et al. 2021; τ-bench).
 //! - [`cohen_kappa`]: agreement of two raters on binary labels beyond chance.
+//! - [`dist`]: normal and Student t CDFs and quantiles.
+//! - [`cluster`]: cluster-robust standard errors, the design effect and the
+//!   interval of every suite-level rate.
+//! - [`paired`]: the paired difference of two runs' case pass rates, its
+//!   interval, the non-inferiority decision, Benjamini–Hochberg.
+//! - [`power`]: within/between-case variance, the minimum detectable
+//!   effect, and the cases or repeats needed for a target drop.
 
 use serde::{Deserialize, Serialize};
+
+pub mod cluster;
+pub mod dist;
+pub mod paired;
+pub mod power;
 
 /// z for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -42,11 +54,18 @@ pub fn wilson(successes: usize, n: usize, z: f64) -> Option<Interval> {
 ///
 /// Test vector: p = 1.0, n = 1 → [0.207, 1.000].
 pub fn wilson_rate(p: f64, n: usize, z: f64) -> Option<Interval> {
-    if n == 0 || !p.is_finite() {
+    wilson_rate_n(p, n as f64, z)
+}
+
+/// Wilson score interval for a rate `p` at an effective sample size `n`
+/// (not necessarily whole: a count divided by a design effect); `None` when
+/// `n` is not positive or `p` is not finite.
+pub fn wilson_rate_n(p: f64, n: f64, z: f64) -> Option<Interval> {
+    if n.is_nan() || n <= 0.0 || !p.is_finite() {
         return None;
     }
     let p = p.clamp(0.0, 1.0);
-    let n_f = n as f64;
+    let n_f = n;
     let z2 = z * z;
     let denom = 1.0 + z2 / n_f;
     let centre = (p + z2 / (2.0 * n_f)) / denom;

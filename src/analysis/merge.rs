@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
-use super::case::LoadedCase;
-use super::metrics::Thresholds;
-use super::rescore::StoredReport;
-use super::runner::finish_report;
-use super::{CaseReport, EvalReport};
+use super::stored::StoredReport;
+use crate::eval::case::LoadedCase;
+use crate::eval::finish_report;
+use crate::eval::metrics::Thresholds;
+use crate::eval::{CaseReport, EvalReport};
 
 /// Merges `parts` (each with its full traces) into one report named `name`.
 /// `suite` gives the loaded cases (the order of the merged report and what
@@ -43,12 +43,12 @@ pub fn merge(
                 r.model,
                 r.judge,
                 r.repeat,
-                super::selection_words(&r.selection),
+                crate::eval::selection_words(&r.selection),
                 parts[0].dir.display(),
                 first.model,
                 first.judge,
                 first.repeat,
-                super::selection_words(&first.selection)
+                crate::eval::selection_words(&first.selection)
             );
         }
         if r.incomplete.is_some() {
@@ -91,7 +91,7 @@ pub fn merge(
         .map(|p| &p.report.golden)
         .find(|g| g.answerable + g.unanswerable > 0)
         .cloned()
-        .unwrap_or_else(super::golden::GoldenReport::not_run);
+        .unwrap_or_else(crate::eval::golden::GoldenReport::not_run);
     let mut merged = first.clone();
     merged.name = name.to_owned();
     merged.selection = base_selection;

@@ -34,11 +34,7 @@ fn cell(s: &str) -> String {
 }
 
 fn word(o: GateOutcome) -> &'static str {
-    match o {
-        GateOutcome::Met => "met",
-        GateOutcome::Missed => "MISSED",
-        GateOutcome::Unmeasured => "UNMEASURED",
-    }
+    o.word()
 }
 
 /// The one-line verdict, e.g. `FAIL: max_drop missed (case pass rate … )`.
@@ -58,7 +54,9 @@ pub fn verdict_line(c: &Comparison) -> String {
         n("added"),
         n("removed")
     );
-    if c.gates.is_empty() {
+    if !c.incomplete.is_empty() {
+        format!("{}: {}; no gate is decided on part of a suite; {moves}", c.verdict, c.incomplete.join("; "))
+    } else if c.gates.is_empty() {
         format!("{} (no gate set): {moves}", c.verdict)
     } else if missed.is_empty() {
         format!("{}: every gate met; {moves}", c.verdict)
@@ -73,7 +71,7 @@ pub(crate) fn test_line(t: &PairedTest) -> String {
             "Exact McNemar test on the discordant pairs: b = {b} pass→fail, c = {c} fail→pass, two-sided p = {p:.4}."
         ),
         PairedTest::SignFlip { cases, nonzero, mean_difference, interval, p, method } => format!(
-            "Paired sign-flip test on per-case pass-rate differences ({cases} cases, {nonzero} changed, {method}): mean difference {:+.1} points, 95% bootstrap interval {}, two-sided p = {p:.4}.",
+            "Paired sign-flip test on per-case pass-rate differences ({cases} cases, {nonzero} changed, {method}): mean difference {:+.1} points, 95% interval {}, two-sided p = {p:.4}.",
             mean_difference * 100.0,
             interval.map(|i| format!("[{:+.1}, {:+.1}]", i.lo * 100.0, i.hi * 100.0)).unwrap_or_else(|| "–".into())
         ),
@@ -97,6 +95,40 @@ fn case_row(s: &mut String, d: &CaseDelta) {
     );
 }
 
+fn paired_table(s: &mut String, c: &Comparison) {
+    if c.breakdown.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "### Paired difference of case pass rates (candidate − baseline)\n\n| group | cases | clusters | baseline | candidate | difference | SE | 95% interval | r | p | p (BH) |\n|---|---|---|---|---|---|---|---|---|---|---|"
+    );
+    for g in &c.breakdown {
+        let d = &g.difference;
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {:+.1} pts | {:.1} | [{:+.1}, {:+.1}] | {} | {:.4} | {} |",
+            cell(&g.group),
+            d.cases,
+            d.clusters,
+            pct(Some(d.base_mean)),
+            pct(Some(d.cand_mean)),
+            d.mean * 100.0,
+            d.se * 100.0,
+            d.interval.lo * 100.0,
+            d.interval.hi * 100.0,
+            d.correlation.map(|r| format!("{r:.2}")).unwrap_or_else(|| "–".into()),
+            g.p,
+            g.p_adjusted.map(|p| format!("{p:.4}")).unwrap_or_else(|| "–".into())
+        );
+    }
+    let family = c.breakdown.iter().filter(|g| g.p_adjusted.is_some()).count();
+    let _ = writeln!(
+        s,
+        "\nThe case is the unit (repeats averaged within a case); intervals are studentised (t with clusters − 1 degrees of freedom) with Agresti–Min pseudo-pairs and cluster-robust standard errors; r is the correlation of the two runs' per-case scores. p: exact sign-flip test per group (McNemar with one run per case); p (BH): Benjamini–Hochberg adjusted over the {family} tag and language groups.\n"
+    );
+}
+
 /// The comparison as Markdown.
 pub fn render_markdown(c: &Comparison) -> String {
     let mut s = String::new();
@@ -112,6 +144,17 @@ pub fn render_markdown(c: &Comparison) -> String {
         let _ = writeln!(s, "| case pass rate, shared measured cases | {} | {} |", pct(Some(x)), pct(Some(y)));
     }
     let _ = writeln!(s, "\n{}\n", test_line(&c.test));
+    for line in &c.incomplete {
+        let _ = writeln!(s, "**INCOMPLETE**: {line}; exit 2.\n");
+    }
+    if let Some(p) = &c.power {
+        let _ = writeln!(s, "{}\n", super::power::line(p, c.max_drop));
+        for note in &p.notes {
+            let _ = writeln!(s, "- {note}");
+        }
+        let _ = writeln!(s);
+    }
+    paired_table(&mut s, c);
     if !c.gates.is_empty() {
         let _ = writeln!(s, "### Gates\n\n| gate | result | detail |\n|---|---|---|");
         for g in &c.gates {
@@ -162,4 +205,83 @@ pub fn render_markdown(c: &Comparison) -> String {
         );
     }
     s
+}
+
+/// The "changed since baseline" view of the candidate's `report.html`.
+pub fn baseline_view(c: &Comparison) -> crate::eval::html::BaselineView {
+    use crate::eval::html::{word, BaselineView, ChangedCase};
+    BaselineView {
+        verdict: verdict_line(c),
+        test: test_line(&c.test),
+        base: format!(
+            "{} at {} ({}, commit {})",
+            c.base.name,
+            c.base.dir,
+            c.base.date,
+            c.base.git_commit.as_deref().unwrap_or("unknown")
+        ),
+        counts: c.counts.iter().map(|(k, v)| (k.replace('_', " "), *v)).collect(),
+        cases: c
+            .cases
+            .iter()
+            .filter(|d| d.movement != Movement::StillPassing)
+            .map(|d| ChangedCase {
+                id: d.id.clone(),
+                movement: word(&d.movement),
+                critical: d.critical,
+                base: pct(d.base_rate),
+                cand: pct(d.cand_rate),
+                failure: d.cand_failure.clone().unwrap_or_default(),
+            })
+            .collect(),
+        metrics: c
+            .metrics
+            .iter()
+            .map(|m| [m.name.clone(), value(m.base, &m.unit), value(m.cand, &m.unit), delta(m.delta, &m.unit)])
+            .collect(),
+    }
+}
+
+/// The gates as a JUnit test suite named after the verdict: a met gate
+/// passes, a missed one is a `failure`, an inconclusive one is `skipped` (a
+/// `failure` with `--inconclusive fail`), an unmeasured one and an
+/// incomplete report are `error`s; every message starts with the verdict word.
+pub fn junit_suite(c: &Comparison) -> quick_junit::TestSuite {
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+    let mut suite = TestSuite::new(format!("inquiry-compare {}", c.verdict));
+    for line in &c.incomplete {
+        let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
+        st.set_message(format!("INCOMPLETE: {line}"));
+        let mut tc = TestCase::new("compare-incomplete", st);
+        tc.set_classname("inquiry.compare");
+        suite.add_test_case(tc);
+    }
+    for g in &c.gates {
+        let message = format!("{}: {}", g.outcome.word(), g.detail);
+        let status = match g.outcome {
+            GateOutcome::Met => TestCaseStatus::success(),
+            GateOutcome::Missed => TestCaseStatus::non_success(NonSuccessKind::Failure),
+            GateOutcome::Inconclusive if c.inconclusive_fails => TestCaseStatus::non_success(NonSuccessKind::Failure),
+            GateOutcome::Inconclusive => TestCaseStatus::skipped(),
+            GateOutcome::Unmeasured => TestCaseStatus::non_success(NonSuccessKind::Error),
+        };
+        let mut status = status;
+        if g.outcome != GateOutcome::Met {
+            status.set_message(message);
+        }
+        let mut tc = TestCase::new(format!("gate {}", g.gate), status);
+        tc.set_classname("inquiry.compare");
+        suite.add_test_case(tc);
+    }
+    suite
+}
+
+/// The comparison as a JUnit XML document (`compare --junit FILE`).
+///
+/// # Errors
+/// Serialisation failure.
+pub fn render_junit(c: &Comparison) -> anyhow::Result<String> {
+    let mut report = quick_junit::Report::new(format!("inquiry compare {}", c.verdict));
+    report.add_test_suite(junit_suite(c));
+    Ok(report.to_string()?)
 }

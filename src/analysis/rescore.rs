@@ -9,62 +9,16 @@
 //! items the reply was never checked against would be silent guesses.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-
 use std::sync::Arc;
 
-use anyhow::Context as _;
-
-use super::case::LoadedCase;
-use super::judge::Judge;
-use super::metrics::Thresholds;
-use super::prices::PriceTable;
-use super::runner::{finish_report, grade_run};
-use super::{CaseItems, CaseReport, CaseRun, CaseStatus, EvalReport, RunStatus};
+use super::stored::first_line;
 use crate::agent::{ForcedCause, Outcome};
-
-/// A stored report set, with every case's full runs from its trace file.
-#[derive(Debug, Clone)]
-pub struct StoredReport {
-    /// The report, with `cases[i].runs[j].result` filled in from the traces.
-    pub report: EvalReport,
-    /// The set directory it was read from.
-    pub dir: PathBuf,
-}
-
-/// Reads a report set: its directory or its `report.json`. Each case's runs
-/// come from `cases/<id>.json` in the same set.
-///
-/// # Errors
-/// A missing or unreadable file, a report of another schema, a case id that
-/// is not a safe file name, or a trace that does not belong to the report.
-pub fn load_stored(path: &Path) -> anyhow::Result<StoredReport> {
-    let super::compare::LoadedReport { mut report, dir } = super::compare::load_report(path)?;
-    for case in &mut report.cases {
-        *case = read_trace(&dir, &case.id)?;
-    }
-    Ok(StoredReport { report, dir })
-}
-
-/// Reads the trace `cases/<id>.json` of a stored report set.
-///
-/// # Errors
-/// A case id that is not a safe file name, a missing or unreadable trace, or
-/// a trace that holds another case.
-pub fn read_trace(dir: &Path, id: &str) -> anyhow::Result<CaseReport> {
-    if !crate::text_file::is_safe_id(id) {
-        anyhow::bail!("{}: case id `{}` is not a safe file name", dir.join("report.json").display(), id.escape_debug());
-    }
-    let trace = dir.join(super::report::trace_path(id));
-    let text = crate::text_file::read(&trace)
-        .map_err(|e| anyhow::anyhow!("{}: {e} (the trace of case {id})", trace.display()))?;
-    let full: CaseReport =
-        serde_json::from_str(&text).with_context(|| format!("{}: not a readable case trace", trace.display()))?;
-    if full.id != id {
-        anyhow::bail!("{}: holds case `{}`, expected `{id}`", trace.display(), full.id);
-    }
-    Ok(full)
-}
+use crate::eval::case::LoadedCase;
+use crate::eval::judge::Judge;
+use crate::eval::metrics::Thresholds;
+use crate::eval::prices::PriceTable;
+use crate::eval::{finish_report, grade_run};
+use crate::eval::{CaseItems, CaseReport, CaseRun, CaseStatus, EvalReport, RunStatus};
 
 /// One case whose status changed.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -93,16 +47,6 @@ pub struct Rescored {
     pub items_changed: Vec<String>,
     /// Stored cases that the current suite no longer has (left out).
     pub removed: Vec<String>,
-}
-
-/// The first failure or unmeasured line of a case.
-pub fn first_line(c: &CaseReport) -> Option<String> {
-    c.runs.iter().find_map(|x| {
-        x.failures
-            .first()
-            .map(|f| format!("run {}: {f}", x.attempt))
-            .or_else(|| x.unmeasured.as_ref().map(|u| format!("run {}: unmeasured: {u}", x.attempt)))
-    })
 }
 
 /// Item texts a stored case was graded against: its `items`, or (reports
