@@ -112,7 +112,7 @@ pub(super) fn next_steps(
         ));
     }
     out.push(format!(
-        "add golden questions: with {unanswerable} unanswerable questions no threshold can show a false-positive rate below {:.1}% at 95% confidence; 59 unanswerable questions with none getting a passage show at most 5%",
+        "add golden questions: with {unanswerable} unanswerable questions no single threshold can show a false-positive rate below {:.1}% at 95% confidence; 59 unanswerable questions with none getting a passage show at most 5% (`--max-false-positive-rate 0.05`)",
         bounds::upper_bound(0, unanswerable as u64, 0.95) * 100.0
     ));
     out

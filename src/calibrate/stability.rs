@@ -26,7 +26,7 @@ pub struct Stability {
     pub sd: f64,
     /// Draws in which the rule separated (lowest answerable above highest unanswerable), as a share.
     pub separated_share: f64,
-    /// The margin divided by `sd` (`None` when the spread is 0 or there is no margin).
+    /// The margin divided by `sd` (`None` when the spread is 0 or the signal does not separate).
     pub margin_in_sd: Option<f64>,
 }
 
@@ -77,7 +77,7 @@ pub(super) fn stability(
         upper: quantile(&ts, 0.975),
         sd,
         separated_share: separated as f64 / BOOTSTRAP_DRAWS as f64,
-        margin_in_sd: margin.filter(|_| sd > 1e-12).map(|m| m / sd),
+        margin_in_sd: margin.filter(|m| *m > 0.0 && sd > 1e-12).map(|m| m / sd),
     })
 }
 
