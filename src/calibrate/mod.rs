@@ -19,6 +19,7 @@ mod figures;
 mod fused;
 pub mod guarantee;
 pub mod html;
+mod plots;
 pub mod rank;
 pub mod report;
 mod report_guarantee;

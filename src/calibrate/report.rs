@@ -201,7 +201,7 @@ fn signal_section(s: &mut String, r: &SignalReport) {
 pub fn render_svg(c: &Calibration) -> String {
     let panels: Vec<&SignalReport> = c.signals.iter().collect();
     let (w, panel_h, left, head) = (760.0, 175.0, 150.0, 58.0);
-    let h = head + panel_h * panels.len() as f64 + 10.0;
+    let h = head + panel_h * panels.len() as f64 + 2.0 * super::plots::PANEL_H + 10.0;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<title>Calibration of {0}: answerable vs unanswerable golden questions</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">Calibration: {0}{1}</text>\n<text x=\"10\" y=\"34\" fill=\"#555\">One dot per golden question: the best expected passage's score (answerable) or the best score of anything (unanswerable).</text>\n<text x=\"10\" y=\"48\" fill=\"#555\">A number above a dot counts questions at the same score.</text>\n",
         xml_escape(&c.model_id),
@@ -300,6 +300,7 @@ pub fn render_svg(c: &Calibration) -> String {
             );
         }
     }
+    s.push_str(&super::plots::panels(c, head + panel_h * panels.len() as f64, w));
     s.push_str("</svg>\n");
     s
 }
@@ -338,7 +339,7 @@ pub fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
     out
 }
 
-fn tick_label(v: f64) -> String {
+pub(super) fn tick_label(v: f64) -> String {
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
