@@ -46,6 +46,30 @@ impl Lang {
     }
 }
 
+/// How a golden query is written: as a customer asks it, or as the terse
+/// keyword search a model sends to `search_knowledge` ("Kaution Höhe").
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    /// A full question (the default).
+    #[default]
+    Question,
+    /// A keyword query.
+    Keywords,
+}
+
+impl Style {
+    /// `question` or `keywords`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Style::Question => "question",
+            Style::Keywords => "keywords",
+        }
+    }
+}
+
 /// A question with at least one chunk that answers it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -54,6 +78,9 @@ pub struct Answerable {
     pub id: String,
     /// Question language.
     pub lang: Lang,
+    /// How it is written (default `question`).
+    #[serde(default)]
+    pub style: Style,
     /// The question as a customer writes it.
     pub question: String,
     /// Optional listing scope.
@@ -75,6 +102,9 @@ pub struct Unanswerable {
     pub id: String,
     /// Question language.
     pub lang: Lang,
+    /// How it is written (default `question`).
+    #[serde(default)]
+    pub style: Style,
     /// The question.
     pub question: String,
     /// Optional listing scope.
@@ -142,6 +172,31 @@ impl GoldenSet {
         }
         set.validate(path, catalogue)?;
         Ok(set)
+    }
+
+    /// Loads several golden files as one set (e.g. `golden.yaml` and
+    /// `keywords.yaml`); an id used in two files is an error naming both.
+    ///
+    /// # Errors
+    /// As [`GoldenSet::load`], for the file at fault.
+    pub fn load_all(paths: &[PathBuf], catalogue: &Catalogue) -> Result<Self, GoldenError> {
+        let mut all = GoldenSet::default();
+        let mut owner: HashMap<String, PathBuf> = HashMap::new();
+        for path in paths {
+            let set = Self::load(path, catalogue)?;
+            let ids = set.answerable.iter().map(|a| &a.id).chain(set.unanswerable.iter().map(|u| &u.id));
+            for id in ids {
+                if let Some(first) = owner.insert(id.clone(), path.clone()) {
+                    return Err(GoldenError::Invalid {
+                        path: path.clone(),
+                        message: format!("question `{id}`: id also used in {}; expected unique ids", first.display()),
+                    });
+                }
+            }
+            all.answerable.extend(set.answerable);
+            all.unanswerable.extend(set.unanswerable);
+        }
+        Ok(all)
     }
 
     fn validate(&self, path: &Path, catalogue: &Catalogue) -> Result<(), GoldenError> {

@@ -14,17 +14,27 @@
 //! listed separately. The golden set is small and also used during
 //! development; the report says so.
 
+pub mod bounds;
+mod figures;
 mod fused;
+pub mod guarantee;
+pub mod html;
+mod plots;
+pub mod rank;
 pub mod report;
+mod report_guarantee;
+pub mod stability;
 mod write;
 
+pub use figures::StyleFigures;
+use figures::{annotate, keeps, next_steps, per_style};
 use fused::{fused_proposal, joint_search, round4};
 
 pub use write::write_proposal;
 
 use serde::{Deserialize, Serialize};
 
-use crate::golden::GoldenSet;
+use crate::golden::{GoldenSet, Style};
 use crate::retrieval::thresholds::ModelThresholds;
 use crate::retrieval::{Candidate, RetrievalError, Retriever};
 
@@ -72,6 +82,8 @@ pub struct Scored {
     pub question: String,
     /// Answerable (with expected chunks) or not.
     pub answerable: bool,
+    /// Question or keyword query.
+    pub style: Style,
     /// Chunk ids that answer it.
     pub expected: Vec<String>,
     /// Merged candidates with every signal.
@@ -99,6 +111,7 @@ pub fn score_golden(
             id: a.id.clone(),
             question: a.question.clone(),
             answerable: true,
+            style: a.style,
             expected: a.expected.clone(),
             candidates: candidates.into_iter().map(|c| (retriever.chunks()[c.chunk].id.clone(), c)).collect(),
         });
@@ -109,6 +122,7 @@ pub fn score_golden(
             id: u.id.clone(),
             question: u.question.clone(),
             answerable: false,
+            style: u.style,
             expected: vec![],
             candidates: candidates.into_iter().map(|c| (retriever.chunks()[c.chunk].id.clone(), c)).collect(),
         });
@@ -182,6 +196,20 @@ pub struct SignalReport {
     /// (`None`: neither, e.g. raw cosine).
     #[serde(default)]
     pub applied: Option<f64>,
+    /// At `applied`: answerable questions whose score clears it, with the
+    /// exact (Clopper–Pearson) 95% interval.
+    #[serde(default)]
+    pub clears_interval: Option<bounds::Interval>,
+    /// At `applied`: unanswerable questions whose score reaches it, with the
+    /// exact 95% interval.
+    #[serde(default)]
+    pub false_positive_interval: Option<bounds::Interval>,
+    /// Rank metrics of the signal on the answerable questions, with intervals.
+    #[serde(default)]
+    pub rank: Option<rank::RankMetrics>,
+    /// Bootstrap distribution of the signal's own proposal.
+    #[serde(default)]
+    pub stability: Option<stability::Stability>,
 }
 
 impl SignalReport {
@@ -231,6 +259,47 @@ pub struct Calibration {
     /// finds (`None` with a reranker).
     #[serde(default)]
     pub joint: Option<JointSearch>,
+    /// Under the proposed rule: answerable questions answered in the top 5,
+    /// with the exact (Clopper–Pearson) 95% interval.
+    #[serde(default)]
+    pub recall_interval: Option<bounds::Interval>,
+    /// Under the proposed rule: unanswerable questions returning passages,
+    /// with the exact 95% interval.
+    #[serde(default)]
+    pub false_positive_interval: Option<bounds::Interval>,
+    /// The guarantee the proposal carries at 95% confidence ([`guarantee`]).
+    #[serde(default)]
+    pub carried: Option<guarantee::Carried>,
+    /// Unanswerable questions a rule of the proposal's form needs for "at
+    /// most 5% false positives at 95% confidence" when none of them gets a
+    /// passage (59 for one threshold, 146 for the fused rule's two routes).
+    #[serde(default)]
+    pub unanswerable_needed_5_95: Option<u64>,
+    /// The threshold chosen by `--max-false-positive-rate` / `--confidence`.
+    #[serde(default)]
+    pub guaranteed: Option<guarantee::Guaranteed>,
+    /// What to try when the proposal does not separate.
+    #[serde(default)]
+    pub next_steps: Vec<String>,
+    /// The proposal's figures per question style (questions, keyword queries).
+    #[serde(default)]
+    pub per_style: Vec<StyleFigures>,
+    /// The thresholds file's entry for the model id when calibrate started.
+    #[serde(default)]
+    pub in_force: Option<ModelThresholds>,
+    /// The figures per question style at `in_force` (what `ask` and `eval` do today).
+    #[serde(default)]
+    pub per_style_in_force: Vec<StyleFigures>,
+}
+
+/// What `calibrate` is asked beyond the default proposal.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Options {
+    /// `(α, 1 − δ)`: choose a threshold with "false-positive rate ≤ α with
+    /// probability ≥ 1 − δ" by the conformal rule.
+    pub guarantee: Option<(f64, f64)>,
+    /// The thresholds entry in force, to report the figures per style at it.
+    pub in_force: Option<ModelThresholds>,
 }
 
 /// Result of searching keyword-coverage and vector-z thresholds together.
@@ -375,6 +444,10 @@ pub fn analyse_signal(questions: &[&Scored], signal: Signal) -> SignalReport {
         loo_changed: 0,
         loo_total: questions.len(),
         applied: None,
+        clears_interval: None,
+        false_positive_interval: None,
+        rank: None,
+        stability: None,
     };
     if let Some(t) = report.proposal() {
         report.apply(t);
@@ -425,6 +498,18 @@ fn analyse_signal_no_loo(questions: &[&Scored], signal: Signal) -> Option<f64> {
 /// # Errors
 /// A retrieval failure.
 pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibration, RetrievalError> {
+    calibrate_with(golden, retriever, Options::default())
+}
+
+/// [`calibrate`] with [`Options`]: the guaranteed threshold when asked for.
+///
+/// # Errors
+/// A retrieval failure.
+pub fn calibrate_with(
+    golden: &GoldenSet,
+    retriever: &Retriever,
+    options: Options,
+) -> Result<Calibration, RetrievalError> {
     let real_embedder = !retriever.embedder_id().starts_with("hashing");
     let (scored, excluded) = score_golden(golden, retriever, real_embedder)?;
     let qs: Vec<&Scored> = scored.iter().collect();
@@ -443,17 +528,11 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
         proposal
     };
     let order = if reranker.is_some() { Signal::Rerank } else { Signal::KeywordCoverage };
+    let has_reranker = reranker.is_some();
     let judge = |p: &ModelThresholds| -> (usize, usize) {
-        let keep = |c: &Candidate| -> bool {
-            match (p.rerank, p.vector_z, p.keyword_coverage) {
-                (Some(t), _, _) if reranker.is_some() => c.rerank.is_some_and(|s| s >= t),
-                (_, Some(z), Some(cv)) => c.cosine_z >= z || c.coverage >= cv,
-                _ => false,
-            }
-        };
         let (mut hits, mut fps) = (0, 0);
         for q in &qs {
-            let (hit, any) = outcome(q, &keep, order);
+            let (hit, any) = outcome(q, &|c: &Candidate| keeps(p, has_reranker, c), order);
             hits += usize::from(hit);
             fps += usize::from(any && !q.answerable);
         }
@@ -493,19 +572,42 @@ pub fn calibrate(golden: &GoldenSet, retriever: &Retriever) -> Result<Calibratio
             }
         }
     }
+    for r in &mut reports {
+        annotate(r, &qs);
+    }
     let answerable = qs.iter().filter(|q| q.answerable).count();
+    let unanswerable = qs.len() - answerable;
+    let family = guarantee::Family::of(&qs, reranker.is_some());
+    let carried = guarantee::carried(&qs, reranker.is_some(), &proposal, 0.95);
+    let guaranteed = match (options.guarantee, family) {
+        (Some((alpha, confidence)), Some(f)) => Some(guarantee::choose(&qs, f, alpha, confidence)),
+        _ => None,
+    };
+    let separates = hits == answerable && fps == 0;
+    let by_style = per_style(&qs, &proposal, has_reranker, order);
+    let next_steps =
+        if separates { vec![] } else { next_steps(&reports, reranker.is_some(), answerable, unanswerable) };
     Ok(Calibration {
         model_id: reranker.clone().unwrap_or_else(|| retriever.embedder_id().to_owned()),
         embedder: retriever.embedder_id().to_owned(),
         reranker,
         answerable,
-        unanswerable: qs.len() - answerable,
+        unanswerable,
         excluded,
         signals: reports,
         proposal,
-        separates: hits == answerable && fps == 0,
+        separates,
         combined_recall_hits: hits,
         combined_false_positives: fps,
         joint,
+        recall_interval: Some(bounds::clopper_pearson(hits as u64, answerable as u64, 0.95)),
+        false_positive_interval: Some(bounds::clopper_pearson(fps as u64, unanswerable as u64, 0.95)),
+        carried: carried.clone(),
+        unanswerable_needed_5_95: carried.as_ref().and_then(|k| k.needed_for_5_95),
+        in_force: options.in_force,
+        per_style_in_force: options.in_force.map(|p| per_style(&qs, &p, has_reranker, order)).unwrap_or_default(),
+        guaranteed,
+        next_steps,
+        per_style: by_style,
     })
 }

@@ -43,6 +43,7 @@ pub fn render_markdown(c: &Calibration, date: &str, svg_name: &str) -> String {
         c.combined_false_positives,
         c.unanswerable
     );
+    super::report_guarantee::proposal_statistics(&mut s, c);
     if let Some(j) = &c.joint {
         let _ = if j.replaced_proposal {
             writeln!(
@@ -126,6 +127,7 @@ pub fn render_markdown(c: &Calibration, date: &str, svg_name: &str) -> String {
             fmt(cos.margin)
         );
     }
+    super::report_guarantee::signal_statistics(&mut s, c);
     for r in &c.signals {
         signal_section(&mut s, r);
     }
@@ -137,10 +139,11 @@ fn signal_section(s: &mut String, r: &SignalReport) {
     if let (Some(f), None) = (&r.best_f1, r.separating) {
         let _ = writeln!(
             s,
-            "Best F1: threshold {:.4}: recall@5 {:.1}%, {} false positives, precision {:.1}%, F1 {:.3}\n",
+            "For comparison only, not proposed: the best-F1 threshold {:.4} keeps recall@5 at {:.1}% but lets {} of {} unanswerable questions through (precision {:.1}%, F1 {:.3}).\n",
             f.threshold,
             f.recall_at_5 * 100.0,
             f.false_positives,
+            r.unanswerable.len(),
             f.precision * 100.0,
             f.f1
         );
@@ -173,7 +176,7 @@ fn signal_section(s: &mut String, r: &SignalReport) {
     }
     let _ = writeln!(
         s,
-        "\n### Sweep\n\n| threshold | recall@5 | false positives | precision | F1 |\n|---|---|---|---|---|"
+        "\n### Sweep\n\nrecall@5: answerable questions with an expected chunk kept and in the top 5. Precision: questions answered with an expected chunk among all questions that return anything, so it stays below 100% at 0 false positives when an answerable question returns passages that do not answer it.\n\n| threshold | recall@5 | false positives | precision | F1 |\n|---|---|---|---|---|"
     );
     let step = (r.sweep.len() / 25).max(1);
     for (i, row) in r.sweep.iter().enumerate() {
@@ -197,10 +200,10 @@ fn signal_section(s: &mut String, r: &SignalReport) {
 /// unanswerable on another, the proposed threshold as a vertical line.
 pub fn render_svg(c: &Calibration) -> String {
     let panels: Vec<&SignalReport> = c.signals.iter().collect();
-    let (w, panel_h, left, head) = (760.0, 175.0, 150.0, 48.0);
-    let h = head + panel_h * panels.len() as f64 + 10.0;
+    let (w, panel_h, left, head) = (760.0, 175.0, 150.0, 58.0);
+    let h = head + panel_h * panels.len() as f64 + 2.0 * super::plots::PANEL_H + 10.0;
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<title>Calibration of {0}: answerable vs unanswerable golden questions</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">Calibration: {0}{1}</text>\n<text x=\"10\" y=\"38\" fill=\"#555\">One dot per golden question: the best expected passage's score (answerable) or the best score of anything (unanswerable). A number above a dot counts questions at the same score.</text>\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<title>Calibration of {0}: answerable vs unanswerable golden questions</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">Calibration: {0}{1}</text>\n<text x=\"10\" y=\"34\" fill=\"#555\">One dot per golden question: the best expected passage's score (answerable) or the best score of anything (unanswerable).</text>\n<text x=\"10\" y=\"48\" fill=\"#555\">A number above a dot counts questions at the same score.</text>\n",
         xml_escape(&c.model_id),
         c.reranker.as_deref().map(|r| format!(" + reranker {}", xml_escape(r))).unwrap_or_default()
     );
@@ -297,6 +300,7 @@ pub fn render_svg(c: &Calibration) -> String {
             );
         }
     }
+    s.push_str(&super::plots::panels(c, head + panel_h * panels.len() as f64, w));
     s.push_str("</svg>\n");
     s
 }
@@ -335,7 +339,7 @@ pub fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
     out
 }
 
-fn tick_label(v: f64) -> String {
+pub(super) fn tick_label(v: f64) -> String {
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
@@ -383,13 +387,14 @@ pub fn render_terminal(c: &Calibration) -> String {
     }
     let verdict = if c.separates { "separates" } else { "does NOT separate" };
     format!(
-        "{table}\n{notes}proposal for `{}`: {} — {verdict} ({}/{} answerable in top 5, {}/{} unanswerable returning passages)\n",
+        "{table}\n{notes}proposal for `{}`: {} — {verdict} ({}/{} answerable in top 5, {}/{} unanswerable returning passages)\n{}",
         c.model_id,
         serde_json::to_string(&c.proposal).unwrap_or_default(),
         c.combined_recall_hits,
         c.answerable,
         c.combined_false_positives,
-        c.unanswerable
+        c.unanswerable,
+        super::report_guarantee::terminal_lines(c)
     )
 }
 

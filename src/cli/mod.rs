@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 pub mod args;
@@ -178,15 +178,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::View(args) => view::run(args),
         Command::Schema(args) => schema::run(args),
     }
-}
-
-/// Fails before any work when `--out` names something that is not a directory
-/// (it is created later when missing).
-pub(crate) fn check_out_dir(out: &std::path::Path) -> anyhow::Result<()> {
-    if out.exists() && !out.is_dir() {
-        bail!("--out {}: is a file; expected a directory for the reports", out.display());
-    }
-    Ok(())
 }
 
 /// Resolves on the first Ctrl-C (SIGINT) or SIGTERM, naming it; a second

@@ -63,10 +63,13 @@ pub fn query_concepts(question: &str) -> Vec<QueryConcept> {
         .collect()
 }
 
-/// Analyzed terms of light verbs, which weigh half in keyword coverage.
+/// Analyzed terms of light verbs, which weigh half in keyword coverage, and
+/// of the nouns keyword queries put where a question has "how much" or
+/// "which" ("Kaution Höhe", "deposit amount", "heating type", #30): they say
+/// what kind of answer is wanted, not what it is about.
 const LIGHT_TERMS: &[&str] = &[
     "pay", "zahlen", "bezahlen", "have", "get", "give", "make", "need", "bekommen", "brauch", "brauchen", "geben",
-    "machen",
+    "machen", "hohe", "amount", "type", "art",
 ];
 
 /// Scope value indexed for policy chunks (listing chunks index their listing id).

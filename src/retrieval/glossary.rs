@@ -43,7 +43,8 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("wohnung", &["apartment", "flat"]),
     ("haus", &["house"]),
     ("zimmer", &["room", "rooms"]),
-    ("balkon", &["balcony"]),
+    ("balkon", &["balcony", "loggia"]),
+    ("loggia", &["loggia", "balcony"]),
     ("terrasse", &["terrace"]),
     ("aufzug", &["lift", "elevator"]),
     ("fahrstuhl", &["lift", "elevator"]),
@@ -106,6 +107,8 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("zuruck", &["return", "returned", "returns"]),
     ("auszug", &["move out", "moves out"]),
     ("raten", &["instalments"]),
+    ("ratenzahlung", &["instalments"]),
+    ("hohe", &["amount"]),
     ("endgultig", &["final"]),
     ("geschatzt", &["estimated"]),
     ("fassade", &["facade"]),
@@ -157,6 +160,10 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     // (`euro`/`euros` → `eur` is the analyzer's: the catalogue writes "1,650 EUR".)
     // "Can I live in the unit?" against "not approved for residential use".
     ("live", &["residential", "reside"]),
+    // A loggia is the covered balcony listings name as such ("Is there a balcony at M-3002?", #30).
+    ("balcony", &["loggia"]),
+    // "maximum deposit" against "at most three months' cold rent … the legal cap" (#30).
+    ("maximum", &["most", "cap"]),
 ];
 
 /// The glossary with both sides analyzed like index terms (folded, stemmed);
@@ -210,5 +217,15 @@ mod tests {
         assert_eq!(raten, [vec!["instalment".to_owned()]]);
         assert_eq!(crate::retrieval::analyzer::analyze("installed in 2022"), ["install", "2022"]);
         assert_eq!(crate::retrieval::analyzer::analyze("in euros"), ["eur"]);
+    }
+
+    #[test]
+    fn keyword_queries_reach_the_catalogue_words() {
+        let t = |w: &str| translations(&crate::retrieval::analyzer::analyze(w)[0]);
+        let loggia = crate::retrieval::analyzer::analyze("loggia");
+        assert!(t("Balkon").contains(&loggia), "{:?}", t("Balkon"));
+        assert!(t("balcony").contains(&loggia), "{:?}", t("balcony"));
+        assert_eq!(t("Ratenzahlung"), [crate::retrieval::analyzer::analyze("instalments")]);
+        assert_eq!(crate::retrieval::analyzer::analyze("Höhe amount type"), ["hohe", "amount", "type"]);
     }
 }

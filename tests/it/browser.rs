@@ -490,3 +490,59 @@ async fn the_desk_answers_streams_its_trace_and_keeps_tickets_across_a_restart()
     b.client.clone().close().await.unwrap();
     drop(desk);
 }
+
+/// The calibration page (`calibrate`'s report.html): rendered without console
+/// output, the picture inline with labelled axes, and no text of the picture
+/// cut off at its edges.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(chromium),
+    ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+)]
+async fn calibration_page_in_headless_chromium() {
+    let out = root().join("target/browser-artifacts/sets");
+    let status = Command::new(env!("CARGO_BIN_EXE_inquiry"))
+        .args(["calibrate", "--no-cache", "--name", "calibration", "--replace", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "calibrate exit {status:?}");
+    let b = Browser::start().await;
+    b.client.goto(&file_url(&out.join("calibration/report.html"))).await.unwrap();
+    b.client.wait().for_element(Locator::Css("figure svg")).await.unwrap();
+    let console = b.console().await;
+    assert!(console.is_empty(), "console output on load: {console:#?}");
+    let h2: Vec<String> = {
+        let mut v = vec![];
+        for e in b.client.find_all(Locator::Css("h2")).await.unwrap() {
+            v.push(e.text().await.unwrap());
+        }
+        v
+    };
+    assert!(h2.iter().any(|h| h.starts_with("Proposal")), "{h2:?}");
+    assert!(h2.iter().any(|h| h == "Rank metrics and stability"), "{h2:?}");
+    let body = b.text_of("body").await;
+    assert!(body.contains("Clopper–Pearson") && body.contains("Guarantee."), "{body}");
+    // Axes labelled: each panel names its signal and unit under the axis.
+    let svg_text = b.text_of("figure svg").await;
+    for label in ["IDF-weighted share of question terms", "z-score of the cosine", "cosine similarity"] {
+        assert!(svg_text.contains(label), "axis label {label:?} missing: {svg_text}");
+    }
+    // Nothing cut off: every text of the picture lies inside the picture.
+    let outside: Value = b
+        .client
+        .execute(
+            "const svg = document.querySelector('figure svg').getBoundingClientRect();\
+             return [...document.querySelectorAll('figure svg text')].filter(t => { const r = t.getBoundingClientRect();\
+               return r.left < svg.left - 0.5 || r.right > svg.right + 0.5 || r.top < svg.top - 0.5 || r.bottom > svg.bottom + 0.5; })\
+               .map(t => t.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(outside, json!([]), "texts outside the picture");
+    b.screenshot("calibration-page.png").await;
+    b.client.clone().close().await.unwrap();
+}

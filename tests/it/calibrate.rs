@@ -47,6 +47,7 @@ fn answerable(id: &str, q: &str, expected: &str) -> Answerable {
     Answerable {
         id: id.into(),
         lang: Lang::En,
+        style: Default::default(),
         question: q.into(),
         listing: None,
         expected: vec![expected.into()],
@@ -55,7 +56,7 @@ fn answerable(id: &str, q: &str, expected: &str) -> Answerable {
 }
 
 fn unanswerable(id: &str, q: &str) -> Unanswerable {
-    Unanswerable { id: id.into(), lang: Lang::En, question: q.into(), listing: None }
+    Unanswerable { id: id.into(), lang: Lang::En, style: Default::default(), question: q.into(), listing: None }
 }
 
 fn retriever(cat: &Catalogue, scores: Vec<(&'static str, &'static str, f32)>) -> Retriever {
@@ -223,13 +224,10 @@ fn calibrate_writes_reports_and_only_the_active_entry() {
     let written = ThresholdsFile::load(&thresholds).unwrap();
     assert_eq!(written.entries["other-model"].rerank, Some(0.5), "other entries untouched");
     assert_eq!(written.entries["hashing-512-v1"].keyword_coverage, report["proposal"]["keywordCoverage"].as_f64());
-    let md = std::fs::read_dir(dir.path())
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect::<Vec<_>>();
-    assert!(md.iter().any(|f| f.starts_with("calibration-") && f.ends_with(".md")), "{md:?}");
-    assert!(md.iter().any(|f| f.ends_with(".svg")));
+    let set = dir.path().join("calibration");
+    for f in ["report.md", "report.json", "report.svg", ".inquiry-report"] {
+        assert!(set.join(f).is_file(), "{f} in {}", set.display());
+    }
 }
 
 #[test]
@@ -280,4 +278,167 @@ fn write_refuses_incomplete_entries_and_shows_a_real_diff() {
     assert!(diff.contains("-    \"vectorZ\": 5.0") || diff.contains("-    \"vectorZ\": 5"), "{diff}");
     let written = inquiry::retrieval::thresholds::ThresholdsFile::load(&path).unwrap();
     assert_eq!(written.entries["a"].vector_z, Some(2.0), "other entries untouched");
+}
+
+/// Runs `inquiry -C home calibrate …` with the bundled data given by absolute path.
+fn calibrate_in(home: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let data = root().join("data");
+    let golden = root().join("golden/golden.yaml");
+    let thresholds = root().join("retrieval.thresholds.json");
+    let mut args = vec![
+        "-C",
+        home.to_str().unwrap(),
+        "calibrate",
+        "--no-cache",
+        "--data",
+        data.to_str().unwrap(),
+        "--golden",
+        golden.to_str().unwrap(),
+        "--retrieval-thresholds",
+        thresholds.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    inquiry(&args)
+}
+
+#[test]
+fn a_second_run_the_same_day_keeps_the_first_report() {
+    let home = tempfile::tempdir().unwrap();
+    let first = calibrate_in(home.path(), &[]);
+    assert_eq!(first.status.code(), Some(0), "{}", texts(&first).1);
+    let second = calibrate_in(home.path(), &["--max-false-positive-rate", "0.25"]);
+    assert_eq!(second.status.code(), Some(0), "{}", texts(&second).1);
+    let runs = home.path().join("runs");
+    let mut sets: Vec<String> = std::fs::read_dir(&runs)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("calibration"))
+        .collect();
+    sets.sort();
+    assert_eq!(sets.len(), 2, "two sets, neither overwritten: {sets:?}");
+    let reports: Vec<String> =
+        sets.iter().map(|s| std::fs::read_to_string(runs.join(s).join("report.md")).unwrap()).collect();
+    assert_eq!(reports.iter().filter(|r| r.contains("Threshold with a guarantee")).count(), 1, "one of each");
+    // runs/latest points at the second.
+    let latest = std::fs::read_to_string(runs.join("latest/report.md")).unwrap();
+    assert!(latest.contains("Threshold with a guarantee: at most 25.0% false positives"), "{latest}");
+    // An explicit --out keeps an existing set unless --replace is given.
+    let out = home.path().join("reports");
+    let a = calibrate_in(home.path(), &["--out", out.to_str().unwrap(), "--name", "cal"]);
+    assert_eq!(a.status.code(), Some(0), "{}", texts(&a).1);
+    let b = calibrate_in(home.path(), &["--out", out.to_str().unwrap(), "--name", "cal"]);
+    let (_, err) = texts(&b);
+    assert_eq!(b.status.code(), Some(2), "{err}");
+    assert!(err.contains("exists and is kept") && err.contains("--replace"), "{err}");
+    let c = calibrate_in(home.path(), &["--out", out.to_str().unwrap(), "--name", "cal", "--replace"]);
+    assert_eq!(c.status.code(), Some(0), "{}", texts(&c).1);
+}
+
+#[test]
+fn write_is_checked_before_any_work() {
+    let home = tempfile::tempdir().unwrap();
+    let missing = home.path().join("no-such-dir/t.json");
+    let thresholds = root().join("retrieval.thresholds.json");
+    let out = inquiry(&[
+        "-C",
+        home.path().to_str().unwrap(),
+        "calibrate",
+        "--no-cache",
+        "--data",
+        root().join("data").to_str().unwrap(),
+        "--golden",
+        "/nonexistent/golden.yaml",
+        "--retrieval-thresholds",
+        missing.to_str().unwrap(),
+        "--write",
+    ]);
+    let (_, err) = texts(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    // The thresholds path is named, not the golden file that would be read later.
+    assert!(err.contains("no-such-dir") && err.contains("does not exist"), "{err}");
+    assert!(!home.path().join("runs").exists(), "nothing written");
+    let _ = thresholds;
+}
+
+#[test]
+fn bundled_figures_carry_exact_bounds_and_the_guarantee() {
+    let home = tempfile::tempdir().unwrap();
+    let out = calibrate_in(home.path(), &["--json", "--max-false-positive-rate", "0.05", "--confidence", "0.95"]);
+    let (stdout, stderr) = texts(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let c: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    // 0 of 12 unanswerable: exact 95% interval [0, 26.46%].
+    let fp = &c["false_positive_interval"];
+    assert_eq!((fp["k"].as_u64(), fp["n"].as_u64()), (Some(0), Some(12)));
+    assert!((fp["upper"].as_f64().unwrap() - 0.264648).abs() < 1e-5, "{fp}");
+    // The fused proposal's two routes, each 0 of 12 at 97.5% (one-sided bound 26.46%), added.
+    let carried = &c["carried"];
+    assert!((carried["max_false_positive_rate"].as_f64().unwrap() - 2.0 * 0.26464847).abs() < 1e-5, "{carried}");
+    assert_eq!((carried["exact"].as_bool(), carried["method"].as_str()), (Some(true), Some("two routes")));
+    assert_eq!(c["unanswerable_needed_5_95"], 146);
+    // 5% at 95% is not possible with 12 unanswerable questions; it says how many are needed.
+    let g = &c["guaranteed"];
+    assert!(g["allowance"].is_null() && g["thresholds"].is_null(), "{g}");
+    assert_eq!(g["unanswerable_needed"], 59);
+    assert!(stderr.contains("not possible with 12 unanswerable questions; needs at least 59"), "{stderr}");
+    // Every signal has rank metrics with intervals and a bootstrap.
+    for s in c["signals"].as_array().unwrap() {
+        let r5 = &s["rank"]["recall_at_5"];
+        assert!(r5["lower"].as_f64().unwrap() <= r5["rate"].as_f64().unwrap(), "{s}");
+        assert!(s["rank"]["mrr"]["upper"].as_f64().unwrap() <= 1.0);
+        assert!(s["stability"]["draws"].as_u64().unwrap() > 1000, "{}", s["signal"]);
+    }
+}
+
+#[test]
+fn a_looser_guarantee_picks_a_threshold_that_admits_no_more_than_allowed() {
+    let cat = catalogue();
+    let golden = GoldenSet::load(&root().join("golden/golden.yaml"), &cat).unwrap();
+    let r = Retriever::build(
+        &cat,
+        RetrievalSettings {
+            embedder: Arc::new(HashingEmbedder::default()),
+            reranker: None,
+            keep: KeepRule::Fused { vector_z: f64::INFINITY, keyword_coverage: f64::INFINITY },
+            cache_dir: None,
+        },
+    )
+    .unwrap();
+    let opts = inquiry::calibrate::Options { guarantee: Some((0.25, 0.95)), ..Default::default() };
+    let c = inquiry::calibrate::calibrate_with(&golden, &r, opts).unwrap();
+    let g = c.guaranteed.as_ref().unwrap();
+    // (0.75)^12 = 0.0317 <= 0.05, and P(Bin(12, 0.25) <= 1) = 0.158 > 0.05: k = 0.
+    assert_eq!(g.allowance, Some(0));
+    let fp = g.false_positives.unwrap();
+    assert_eq!((fp.k, fp.n), (0, 12));
+    let t = g.thresholds.unwrap();
+    assert!(t.keyword_coverage.is_some() && t.vector_z.is_some());
+    assert!(g.recall_at_5.unwrap().k > 0);
+}
+
+#[test]
+fn the_guarantee_rule_with_a_reranker_on_known_scores() {
+    let cat = tiny();
+    let r = retriever(
+        &cat,
+        vec![
+            ("rent", "rent is", 0.9),
+            ("heating", "Heating", 0.013),
+            ("balcony", "balcony", 0.6),
+            ("gym", "cellar", 0.003),
+            ("school", "balcony", 0.002),
+        ],
+    );
+    let opts = inquiry::calibrate::Options { guarantee: Some((0.9, 0.9)), ..Default::default() };
+    let c = inquiry::calibrate::calibrate_with(&golden(), &r, opts).unwrap();
+    // n = 2 unanswerable: P(Bin(2, 0.9) <= 0) = 0.01 <= 0.1, P(<= 1) = 0.19 > 0.1: k = 0,
+    // so the threshold sits just above the highest unanswerable score (0.003).
+    let g = c.guaranteed.unwrap();
+    assert_eq!(g.allowance, Some(0));
+    assert_eq!(g.thresholds.unwrap().rerank, Some(0.0031));
+    assert_eq!(g.recall_at_5.unwrap().k, 3);
+    // The default proposal (0.008) lets none through: 1 - 0.05^(1/2) = 0.7764.
+    let k = c.carried.unwrap();
+    assert!((k.max_false_positive_rate - 0.776_393).abs() < 1e-5 && k.exact, "{k:?}");
 }

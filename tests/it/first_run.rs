@@ -196,7 +196,7 @@ fn calibrate_says_when_a_route_is_switched_off_and_its_svg_has_a_title_and_axis_
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = repo(&["calibrate", "--out", dir.path().to_str().unwrap(), "--name", "c", "--no-cache"]);
     assert!(matches!(code, Some(0) | Some(1)), "{err}");
-    let svg = std::fs::read_to_string(dir.path().join("c.svg")).unwrap();
+    let svg = std::fs::read_to_string(dir.path().join("c/report.svg")).unwrap();
     assert!(svg.contains("<title>Calibration of") && svg.contains("z-score of the cosine"), "{svg}");
     assert!(!svg.contains(">1.003<") && !svg.contains(">2.886<"), "ticks at round values");
     // Offline, vectorZ does not separate and is set above every golden score.
