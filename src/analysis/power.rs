@@ -81,19 +81,19 @@ pub fn compute(
             components.repeats
         )),
         Some(w) => {
-            let share = 2.0 * w / repeats as f64;
-            let total = share + components.between.max(1e-12);
-            if share / total > 0.2 {
-                notes.push(format!(
-                    "run-to-run noise is {:.0}% of the variance of a case's score at K = {repeats}: more repeats would pay off",
-                    100.0 * share / total
-                ));
+            // The same rule as the eval report's variance line: the run-to-run
+            // share of the variance of one case's mean score.
+            let noise = w / repeats as f64;
+            let share = noise / (noise + components.between).max(1e-12);
+            let verdict = if share > 0.2 {
+                "more repeats would pay off"
             } else {
-                notes.push(format!(
-                    "run-to-run noise is {:.0}% of the variance of a case's score at K = {repeats}: more cases pay off more than more repeats",
-                    100.0 * share / total
-                ));
-            }
+                "more cases pay off more than more repeats"
+            };
+            notes.push(format!(
+                "run-to-run noise is {:.0}% of the variance of a case's score at K = {repeats}: {verdict}",
+                100.0 * share
+            ));
         }
     }
     Power {
