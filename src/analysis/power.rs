@@ -76,7 +76,7 @@ pub fn compute(
             "one run per case: the run-to-run variance is unknown and taken as 0 (run with --repeat 3 to measure it)"
                 .to_owned(),
         ),
-        Some(w) if w == 0.0 => notes.push(format!(
+        Some(w) if w == 0.0 && components.repeats > 1.0 => notes.push(format!(
             "repeats were identical: every case gave the same verdict on all {:.0} of its runs (a deterministic model); more repeats add nothing, only more cases narrow the interval",
             components.repeats
         )),
@@ -129,6 +129,8 @@ pub fn of_pair(base: &EvalReport, cand: &EvalReport, shared: &[super::breakdown:
         return None;
     }
     components.within = (!within.is_empty()).then(|| within.iter().sum::<f64>() / within.len() as f64);
+    // The within-case variance comes from the side(s) with repeats.
+    components.repeats = [vb, vc].iter().flatten().map(|v| v.repeats).fold(1.0, f64::max);
     components.identical = components.within == Some(0.0);
     let clustered = clustered_mean(shared.iter().map(|s| (s.base, s.case.id.as_str(), s.case.cluster_key())))?;
     Some(compute(components, clustered.design_effect, clustered.clusters, base.repeat.min(cand.repeat).max(1), None))
