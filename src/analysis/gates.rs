@@ -257,3 +257,38 @@ pub fn exit_code(verdict: &str, inconclusive_fails: bool) -> u8 {
         _ => 2,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(outcome: GateOutcome) -> GateResult {
+        result("x", outcome, String::new())
+    }
+
+    #[test]
+    fn verdicts_and_exit_codes() {
+        use GateOutcome::*;
+        assert_eq!(verdict(&[g(Met), g(Inconclusive)], false), "INCONCLUSIVE");
+        assert_eq!(verdict(&[g(Inconclusive), g(Missed)], false), "FAIL");
+        assert_eq!(verdict(&[g(Unmeasured), g(Inconclusive)], false), "UNMEASURED");
+        assert_eq!(verdict(&[g(Missed)], true), "INCOMPLETE", "no gate is decided on part of a suite");
+        assert_eq!(verdict(&[], false), "PASS");
+        assert_eq!(exit_code("INCONCLUSIVE", false), 0);
+        assert_eq!(exit_code("INCONCLUSIVE", true), 1);
+        assert_eq!(exit_code("INCOMPLETE", false), 2);
+        assert_eq!(exit_code("FAIL", false), 1);
+    }
+
+    #[test]
+    fn significance_that_cannot_be_reached_is_not_met() {
+        let t = PairedTest::Mcnemar { b: 4, c: 0, p: 0.125 };
+        let r = significant_regression(&t, 0.05);
+        assert_eq!(r.outcome, GateOutcome::Inconclusive);
+        assert!(r.detail.contains("cannot reach α = 0.05 with b + c = 4 discordant pairs"), "{}", r.detail);
+        let t = PairedTest::Mcnemar { b: 7, c: 0, p: crate::stats::mcnemar_exact(7, 0) };
+        assert_eq!(significant_regression(&t, 0.05).outcome, GateOutcome::Missed);
+        let t = PairedTest::Mcnemar { b: 3, c: 4, p: 1.0 };
+        assert_eq!(significant_regression(&t, 0.05).outcome, GateOutcome::Met);
+    }
+}

@@ -76,24 +76,24 @@ pub fn compute(
             "one run per case: the run-to-run variance is unknown and taken as 0 (run with --repeat 3 to measure it)"
                 .to_owned(),
         ),
-        Some(w) if w == 0.0 => notes.push(format!(
+        Some(w) if w == 0.0 && components.repeats > 1.0 => notes.push(format!(
             "repeats were identical: every case gave the same verdict on all {:.0} of its runs (a deterministic model); more repeats add nothing, only more cases narrow the interval",
             components.repeats
         )),
         Some(w) => {
-            let share = 2.0 * w / repeats as f64;
-            let total = share + components.between.max(1e-12);
-            if share / total > 0.2 {
-                notes.push(format!(
-                    "run-to-run noise is {:.0}% of the variance of a case's score at K = {repeats}: more repeats would pay off",
-                    100.0 * share / total
-                ));
+            // The same rule as the eval report's variance line: the run-to-run
+            // share of the variance of one case's mean score.
+            let noise = w / repeats as f64;
+            let share = noise / (noise + components.between).max(1e-12);
+            let verdict = if share > 0.2 {
+                "more repeats would pay off"
             } else {
-                notes.push(format!(
-                    "run-to-run noise is {:.0}% of the variance of a case's score at K = {repeats}: more cases pay off more than more repeats",
-                    100.0 * share / total
-                ));
-            }
+                "more cases pay off more than more repeats"
+            };
+            notes.push(format!(
+                "run-to-run noise is {:.0}% of the variance of a case's score at K = {repeats}: {verdict}",
+                100.0 * share
+            ));
         }
     }
     Power {
@@ -129,6 +129,8 @@ pub fn of_pair(base: &EvalReport, cand: &EvalReport, shared: &[super::breakdown:
         return None;
     }
     components.within = (!within.is_empty()).then(|| within.iter().sum::<f64>() / within.len() as f64);
+    // The within-case variance comes from the side(s) with repeats.
+    components.repeats = [vb, vc].iter().flatten().map(|v| v.repeats).fold(1.0, f64::max);
     components.identical = components.within == Some(0.0);
     let clustered = clustered_mean(shared.iter().map(|s| (s.base, s.case.id.as_str(), s.case.cluster_key())))?;
     Some(compute(components, clustered.design_effect, clustered.clusters, base.repeat.min(cand.repeat).max(1), None))
