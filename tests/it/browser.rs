@@ -500,7 +500,8 @@ async fn the_desk_answers_streams_its_trace_and_keeps_tickets_across_a_restart()
     ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
 )]
 async fn calibration_page_in_headless_chromium() {
-    let out = root().join("target/browser-artifacts/sets");
+    // Not beside the eval sets: inquiry view's test counts the sets there.
+    let out = root().join("target/browser-artifacts/calibration");
     let status = Command::new(env!("CARGO_BIN_EXE_inquiry"))
         .args(["calibrate", "--no-cache", "--name", "calibration", "--replace", "--out"])
         .arg(&out)
