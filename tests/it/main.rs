@@ -11,6 +11,7 @@ mod demo_generalisation;
 mod desk;
 mod eval;
 mod first_run;
+mod grounding;
 mod hardening;
 mod mcp;
 mod models;
