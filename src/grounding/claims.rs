@@ -126,21 +126,23 @@ fn clauses(text: &str) -> Vec<(bool, &str)> {
 fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
     let mut out = vec![];
     for p in &evidence.passages {
-        for (_, c) in clauses(&p.text) {
-            let t = terms(c);
-            if t.is_empty() {
-                continue;
+        for sentence in crate::chunk::split_sentences(&p.text) {
+            for (_, c) in clauses(&sentence) {
+                let t = terms(c);
+                if t.is_empty() {
+                    continue;
+                }
+                let field = p.source.rsplit_once('.').map(|(_, f)| f).filter(|f| !f.contains(' '));
+                out.push(EvClause {
+                    source: p.source.clone(),
+                    listing: p.listing.clone(),
+                    text: p.text.clone(),
+                    terms: t,
+                    polarity: polarity(&PARENS.replace_all(c, " ")),
+                    hedged: HEDGE.is_match(&plain(c)),
+                    listish: field.is_some_and(|f| f != "petsAllowed"),
+                });
             }
-            let field = p.source.rsplit_once('.').map(|(_, f)| f).filter(|f| !f.contains(' '));
-            out.push(EvClause {
-                source: p.source.clone(),
-                listing: p.listing.clone(),
-                text: p.text.clone(),
-                terms: t,
-                polarity: polarity(&PARENS.replace_all(c, " ")),
-                hedged: HEDGE.is_match(&plain(c)),
-                listish: field.is_some_and(|f| f != "petsAllowed"),
-            });
         }
     }
     out
@@ -432,5 +434,39 @@ mod tests {
         let reply = "The utilities are 240 EUR per month [HH-1001]; whether heating is included is something a colleague can confirm for you.";
         assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported]);
         assert_eq!(kinds(reply, HEATING, 1), []);
+    }
+}
+
+#[cfg(test)]
+mod policy_tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_restated_in_other_words_is_grounded() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:commission#rentals", "listingId": null,
+            "text": "Tenants pay no commission (Provision, also Maklerprovision) for a rental arranged by the agency. Under the Bestellerprinzip, the party who commissioned the agency pays the commission, and for our rentals this is always the landlord. Tenants are not charged any fee for viewings, documents or the rental contract."}]}));
+        let g = check(
+            "No. Tenants pay no commission for our rentals; under the Bestellerprinzip the landlord pays it [policy:commission#rentals].",
+            &e,
+            &["Do I have to pay you anything as a tenant?"],
+            0,
+        );
+        if std::env::var_os("GROUNDING_DEBUG").is_some() {
+            for c in ev_clauses(&e) {
+                eprintln!(
+                    "{:?} {:?} {:?}",
+                    c.polarity.negated,
+                    c.terms.iter().map(|t| &t[0]).collect::<Vec<_>>(),
+                    c.text.len()
+                );
+            }
+            for (_, c) in
+                clauses("Tenants pay no commission for our rentals; under the Bestellerprinzip the landlord pays it")
+            {
+                eprintln!("R {c:?} {:?} {:?}", polarity(c).negated, terms(c).iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+        }
+        assert!(g.is_clean(), "{g:#?}");
     }
 }

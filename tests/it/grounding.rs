@@ -204,7 +204,7 @@ async fn each_fault_kind_is_caught_and_its_correct_counterpart_passes() {
         let checks = CodeChecks::run(&case, &right);
         let grounding = checks.grounding.as_ref().unwrap();
         assert!(grounding.is_clean(), "{}: {:#?}", script.correct, grounding);
-        assert!(grounding.checked() >= 1, "{}: nothing was checked", script.correct);
+        assert!(grounding.checked() >= 1 || script.tools.is_empty(), "{}: nothing was checked", script.correct);
         assert!(checks.failure_lines().iter().all(|l| !l.starts_with("grounding")));
 
         let wrong = run(&script, script.faulty).await;
@@ -228,6 +228,6 @@ async fn each_fault_kind_is_caught_and_its_correct_counterpart_passes() {
         let g = checks.grounding.as_ref().unwrap();
         assert!(g.count(script.kind) >= 1, "{}: {g:#?}", script.faulty);
         assert!(g.grounded() < g.checked());
-        assert!(checks.failure_lines().iter().any(|l| l.starts_with(&format!("grounding: sentence"))));
+        assert!(checks.failure_lines().iter().any(|l| l.starts_with("grounding: sentence")));
     }
 }
