@@ -264,11 +264,11 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 let sentence_qualified = polarity(&folded).qualified;
                 for (conclusive, c) in clauses(&body) {
                     let ct = terms(c);
-                    // One content word states nothing to contradict ("als Mieterin").
-                    if ct.len() < 2 {
+                    let p = polarity(&PARENS.replace_all(c, " "));
+                    // One content word states nothing to contradict ("als Mieterin"), unless it is denied.
+                    if ct.is_empty() || (ct.len() < 2 && !p.negated) {
                         continue;
                     }
-                    let p = polarity(&PARENS.replace_all(c, " "));
                     if p.conditional {
                         continue;
                     }
@@ -468,5 +468,32 @@ mod policy_tests {
             }
         }
         assert!(g.is_clean(), "{g:#?}");
+    }
+}
+
+#[cfg(test)]
+mod renovation_tests {
+    use super::*;
+
+    #[test]
+    fn denying_a_recorded_renovation_is_contradicted() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "M-3003", "description": "The house has six rooms. The house was built in 1985, and the roof and windows were renovated in 2020. The house is heated by gas central heating."}));
+        let g = check(
+            "M-3003 was built in 1985 [M-3003]. Since then nothing has been renovated, so the roof and windows date from 1985.",
+            &e,
+            &["When was M-3003 built, and has anything been renovated?"],
+            0,
+        );
+        if std::env::var_os("GROUNDING_DEBUG").is_some() {
+            for c in ev_clauses(&e) {
+                eprintln!("{:?} {:?}", c.polarity.negated, c.terms.iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+            for (_, c) in clauses("Since then nothing has been renovated, so the roof and windows date from 1985.") {
+                eprintln!("R {c:?} {:?} {:?}", polarity(c), terms(c).iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+            eprintln!("{g:#?}");
+        }
+        assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted]);
     }
 }

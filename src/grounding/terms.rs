@@ -197,6 +197,9 @@ const WEAK: &[&str] = &[
     "which", "who", "whi", "dass", "da", "dann", "about", "up", "out", "over", "all", "alle", "allen", "each", "jede",
     "jeden", "jedes", "some", "ani", "our", "mean", "say", "said", "state", "stat", "sagt", "steht", "laut", "accord",
     "note", "mention", "erwahnt",
+    // Negations are polarity, not content; time adverbs say nothing of the records.
+    "no", "not", "nicht", "kein", "keine", "keinen", "keiner", "never", "nie", "none", "noth", "nothing", "nichts",
+    "ohn", "ohne", "without", "under", "unter", "sinc", "since", "seit", "seitdem",
 ];
 
 static IDS: LazyLock<Regex> = LazyLock::new(|| {
