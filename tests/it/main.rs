@@ -15,7 +15,6 @@ mod desk;
 mod eval;
 mod first_run;
 mod gates;
-mod grounding;
 mod hardening;
 mod hardening_r3;
 mod mcp;
