@@ -10,6 +10,7 @@ pub mod api;
 pub mod page;
 pub mod server;
 pub mod store;
+pub mod ticket;
 
 pub use server::{bind, router, Desk, DeskOptions, DEFAULT_BIND};
 pub use store::{StoreSink, StoredTicket, TicketDetail, TicketStatus, TicketStore, TicketUpdate, DEFAULT_DB};

@@ -15,16 +15,13 @@ use std::time::Duration;
 use anyhow::Context as _;
 use chrono::{SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 use crate::handoff::{HandoffReason, NewTicket, Ticket, TicketSink};
 
+pub use super::ticket::{StoredTicket, TicketDetail, TicketEvent, TicketStatus, TicketUpdate, MAX_NOTE_CHARS};
+
 /// Default database path, relative to the working directory.
 pub const DEFAULT_DB: &str = ".inquiry/desk.sqlite";
-
-/// Longest note a person may attach to a status change (characters).
-pub const MAX_NOTE_CHARS: usize = 2_000;
 
 /// The migrations in order; migration *i* (1-based) brings the schema to version *i*.
 /// Never edit a released one: add a new one.
@@ -54,97 +51,6 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX ticket_events_by_ticket ON ticket_events (ticket_id, seq);",
 ];
-
-/// Where a ticket stands: a person moves it `open` → `in_progress` → `done`
-/// (any order is allowed; the history keeps each step).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TicketStatus {
-    /// Nobody has taken it yet.
-    Open,
-    /// A person is on it.
-    InProgress,
-    /// Dealt with.
-    Done,
-}
-
-impl TicketStatus {
-    /// The wire name: `open`, `in_progress` or `done`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Open => "open",
-            Self::InProgress => "in_progress",
-            Self::Done => "done",
-        }
-    }
-}
-
-impl std::str::FromStr for TicketStatus {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "open" => Ok(Self::Open),
-            "in_progress" => Ok(Self::InProgress),
-            "done" => Ok(Self::Done),
-            other => Err(format!("unknown status {other:?}; expected open, in_progress or done")),
-        }
-    }
-}
-
-/// A ticket as the desk keeps it: the ticket plus where it stands.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct StoredTicket {
-    /// The ticket as `hand_off_to_human` returned it.
-    #[serde(flatten)]
-    pub ticket: Ticket,
-    /// Current status.
-    pub status: TicketStatus,
-    /// The latest note, if any.
-    pub note: Option<String>,
-    /// Last change, RFC 3339 UTC with seconds.
-    pub updated_at: String,
-    /// Who created it: `desk` (`inquiry serve`) or `mcp` (`serve-mcp --tickets`).
-    pub source: String,
-}
-
-/// One step of a ticket's history: its creation or a status change.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TicketEvent {
-    /// Change-feed sequence number, increasing across the database.
-    pub seq: i64,
-    /// The ticket.
-    pub ticket_id: String,
-    /// When, RFC 3339 UTC with seconds.
-    pub at: String,
-    /// Status after this step.
-    pub status: TicketStatus,
-    /// The note given with it, if any.
-    pub note: Option<String>,
-    /// Who made the step: `desk`, `mcp`, `cli`.
-    pub source: String,
-}
-
-/// A ticket with its whole history, oldest step first.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TicketDetail {
-    /// The ticket and its current status.
-    #[serde(flatten)]
-    pub ticket: StoredTicket,
-    /// Every step.
-    pub history: Vec<TicketEvent>,
-}
-
-/// A change to apply to a ticket; at least one field is set.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TicketUpdate {
-    /// New status.
-    pub status: Option<TicketStatus>,
-    /// Note to record (at most [`MAX_NOTE_CHARS`] characters).
-    pub note: Option<String>,
-}
 
 /// How long a ticket write waits for another process's lock before it fails
 /// (and the desk answers 503 or reports the lost hand-off): long enough for
@@ -679,72 +585,5 @@ impl TicketSink for StoreSink {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn new_ticket(summary: &str) -> NewTicket {
-        NewTicket {
-            reason: HandoffReason::ViewingRequest,
-            listing_id: Some("HH-1001".into()),
-            summary: summary.into(),
-            contact_email: None,
-            now: Utc::now(),
-        }
-    }
-
-    #[test]
-    fn tickets_survive_reopening_with_their_history() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("sub/desk.sqlite");
-        {
-            let store = TicketStore::open(&path).unwrap();
-            assert_eq!(store.schema_version().unwrap(), 1);
-            let a = store.create(&new_ticket("Arrange a viewing on Saturday"), "desk").unwrap();
-            let b = store.create(&new_ticket("Second viewing request"), "mcp").unwrap();
-            assert_eq!((a.ticket_id.as_str(), b.ticket_id.as_str()), ("TKT-0001", "TKT-0002"));
-            let update = TicketUpdate { status: Some(TicketStatus::InProgress), note: Some("called back".into()) };
-            let changed = store.update("TKT-0001", &update, "cli").unwrap().unwrap();
-            assert_eq!(changed.status, TicketStatus::InProgress);
-            assert!(store.update("TKT-9999", &update, "cli").unwrap().is_none());
-        }
-        let store = TicketStore::open(&path).unwrap();
-        let all = store.list(None).unwrap();
-        assert_eq!(all.len(), 2);
-        assert_eq!(store.list(Some(TicketStatus::Open)).unwrap()[0].ticket.ticket_id, "TKT-0002");
-        let detail = store.get("TKT-0001").unwrap().unwrap();
-        let steps: Vec<_> = detail.history.iter().map(|e| (e.status, e.source.as_str())).collect();
-        assert_eq!(steps, [(TicketStatus::Open, "desk"), (TicketStatus::InProgress, "cli")]);
-        assert_eq!(detail.ticket.note.as_deref(), Some("called back"));
-        // A third ticket continues the numbering after the restart.
-        assert_eq!(store.create(&new_ticket("Third request here"), "desk").unwrap().ticket_id, "TKT-0003");
-        let (changed, last) = store.changed_since(2).unwrap();
-        let ids: Vec<_> = changed.iter().map(|t| t.ticket.ticket_id.as_str()).collect();
-        assert_eq!(ids, ["TKT-0001", "TKT-0003"]);
-        assert_eq!(last, store.last_event().unwrap());
-    }
-
-    #[test]
-    fn bad_updates_and_databases_are_errors() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("desk.sqlite");
-        let store = TicketStore::open(&path).unwrap();
-        store.create(&new_ticket("Arrange a viewing on Saturday"), "desk").unwrap();
-        let empty = store.update("TKT-0001", &TicketUpdate::default(), "cli").unwrap_err();
-        assert!(empty.to_string().contains("nothing to change"), "{empty}");
-        let long = TicketUpdate { status: None, note: Some("x".repeat(MAX_NOTE_CHARS + 1)) };
-        assert!(store.update("TKT-0001", &long, "cli").unwrap_err().to_string().contains("2001 characters"));
-        drop(store);
-
-        let junk = dir.path().join("junk.sqlite");
-        std::fs::write(&junk, "not a database at all, just some text that is long enough").unwrap();
-        let e = format!("{:#}", TicketStore::open(&junk).unwrap_err());
-        assert!(e.contains("junk.sqlite") && e.contains("not a usable ticket database"), "{e}");
-        assert!(junk.exists(), "a damaged database is left where it is");
-
-        let conn = Connection::open(&path).unwrap();
-        conn.execute("INSERT INTO schema_version VALUES (99, 'later')", []).unwrap();
-        drop(conn);
-        let e = format!("{:#}", TicketStore::open(&path).unwrap_err());
-        assert!(e.contains("schema version 99") && e.contains("newer inquiry"), "{e}");
-    }
-}
+#[path = "store_tests.rs"]
+mod tests;
