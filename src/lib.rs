@@ -14,6 +14,7 @@ pub mod desk;
 pub mod eval;
 pub mod fold;
 pub mod golden;
+pub mod grounding;
 pub mod handoff;
 pub mod json_file;
 pub mod knowledge;

@@ -8,113 +8,17 @@
 //!   one citation. A figure the customer wrote ("no houses under 500 EUR", "your
 //!   offer of 1.100 €") is their own and needs none.
 //! - *Empty*: the reply has text.
+//! - *Grounding*: every sentence agrees with the evidence it could come from
+//!   ([`crate::grounding::check`]: unsupported, contradicted, hedged,
+//!   commitment); [`check_grounded`] adds it to the four above.
 //!
 //! Earlier replies are context only: their citations and figures are never evidence.
 
-use std::collections::BTreeSet;
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::numbers::{figures, numbers, same_value, Figure};
-
-static BRACKET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\[\]\n]{1,300})\]").expect("valid pattern"));
-static CITATION_ID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:[A-Z]{1,2}-\d{4}(?:#s\d+)?|policy:[a-z0-9-]+#[a-z0-9-]+)$").expect("valid pattern")
-});
-
-static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"“[^”]*”|„[^“”]*[“”]|"[^"]*"|\[[^\]]*\]"#).expect("valid pattern"));
-
-/// The reply's own words: quoted passages (`“…”`, `„…“`, `"…"`) and bracketed
-/// citations removed. A German reply quoting the English catalogue is still
-/// German; language checks look at these words only.
-pub fn own_words(reply: &str) -> std::borrow::Cow<'_, str> {
-    QUOTED.replace_all(reply, " ")
-}
-
-/// Citation ids in a reply, in order of first appearance, without duplicates.
-/// A bracket may hold several ids separated by `,` or `;`.
-pub fn citations(reply: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for cap in BRACKET.captures_iter(reply) {
-        for part in cap[1].split([',', ';']) {
-            let id = part.trim();
-            if CITATION_ID.is_match(id) && !out.iter().any(|o| o == id) {
-                out.push(id.to_owned());
-            }
-        }
-    }
-    out
-}
-
-/// Where each citation id sits in a reply: (byte range of the id, id), in
-/// order, every occurrence (the same brackets [`citations`] reads).
-pub fn citation_spans(reply: &str) -> Vec<(std::ops::Range<usize>, String)> {
-    let mut out = Vec::new();
-    for cap in BRACKET.captures_iter(reply) {
-        let Some(inner) = cap.get(1) else { continue };
-        let mut at = inner.start();
-        for part in inner.as_str().split([',', ';']) {
-            let lead = part.len() - part.trim_start().len();
-            let id = part.trim();
-            if CITATION_ID.is_match(id) {
-                out.push((at + lead..at + lead + id.len(), id.to_owned()));
-            }
-            at += part.len() + 1;
-        }
-    }
-    out
-}
-
-/// What a run's tools returned and the user wrote: the only sources a reply may use.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Evidence {
-    /// Listing and chunk ids returned by tools.
-    pub ids: BTreeSet<String>,
-    /// Numbers in successful tool results.
-    pub tool_numbers: Vec<f64>,
-    /// Numbers the user wrote (current and earlier inquiries).
-    pub user_numbers: Vec<f64>,
-}
-
-impl Evidence {
-    /// Adds a successful tool result: every listing id (`id`, `listingId`), chunk
-    /// id (`chunkId`) and number in it, including numbers inside text fields.
-    pub fn add_tool_result(&mut self, value: &serde_json::Value) {
-        match value {
-            serde_json::Value::Object(map) => {
-                for (key, v) in map {
-                    if matches!(key.as_str(), "id" | "listingId" | "chunkId") {
-                        if let Some(s) = v.as_str() {
-                            self.ids.insert(s.to_owned());
-                        }
-                    }
-                    self.add_tool_result(v);
-                }
-            }
-            serde_json::Value::Array(items) => items.iter().for_each(|v| self.add_tool_result(v)),
-            serde_json::Value::Number(n) => self.tool_numbers.extend(n.as_f64()),
-            serde_json::Value::String(s) => self.tool_numbers.extend(numbers(s)),
-            _ => {}
-        }
-    }
-
-    /// Adds text the user wrote.
-    pub fn add_user_text(&mut self, text: &str) {
-        self.user_numbers.extend(numbers(text));
-    }
-
-    fn supports(&self, value: f64) -> bool {
-        self.tool_numbers.iter().chain(&self.user_numbers).any(|n| same_value(*n, value))
-    }
-
-    /// Whether the customer wrote this value (current or earlier inquiries).
-    fn user_wrote(&self, value: f64) -> bool {
-        self.user_numbers.iter().any(|n| same_value(*n, value))
-    }
-}
+use super::numbers::{figures, Figure};
+pub use crate::grounding::text::{citation_spans, citations, own_words};
+pub use crate::grounding::Evidence;
 
 /// One failed check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -132,6 +36,11 @@ pub enum Violation {
     },
     /// Figures from the records but no citation.
     MissingEvidence,
+    /// A sentence the grounding check flags.
+    Grounding {
+        /// The finding.
+        finding: crate::grounding::Finding,
+    },
     /// No text.
     Empty,
 }
@@ -148,6 +57,14 @@ impl std::fmt::Display for Violation {
                 figure.text
             ),
             Violation::MissingEvidence => f.write_str("the reply states figures but cites no source"),
+            Violation::Grounding { finding } => write!(
+                f,
+                "sentence {} is {}: {} (“{}”); say only what the tool results say, keep their qualifications, and leave bookings and promises to a person",
+                finding.sentence,
+                finding.kind.as_str(),
+                finding.reason,
+                finding.text
+            ),
             Violation::Empty => f.write_str("the reply is empty"),
         }
     }
@@ -167,7 +84,7 @@ pub fn check(reply: &str, evidence: &Evidence) -> Vec<Violation> {
     }
     let found = figures(reply);
     for figure in &found {
-        if !evidence.supports(figure.value) {
+        if !evidence.supports(figure) {
             out.push(Violation::Number { figure: figure.clone() });
         }
     }
@@ -178,21 +95,24 @@ pub fn check(reply: &str, evidence: &Evidence) -> Vec<Violation> {
     out
 }
 
-/// Figures of a text that no evidence supports (for eval's number checks).
-pub fn ungrounded_figures(reply: &str, evidence: &Evidence) -> Vec<Figure> {
-    figures(reply).into_iter().filter(|f| !evidence.supports(f.value)).collect()
+/// The four guards of [`check`], then grounding: each finding of
+/// [`crate::grounding::check`] over the customer's messages and the number of
+/// tickets the run has created so far.
+pub fn check_grounded(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize) -> Vec<Violation> {
+    let mut out = check(reply, evidence);
+    if out.contains(&Violation::Empty) {
+        return out;
+    }
+    out.extend(
+        crate::grounding::check(reply, evidence, customer, tickets)
+            .findings()
+            .cloned()
+            .map(|finding| Violation::Grounding { finding }),
+    );
+    out
 }
 
-#[cfg(test)]
-mod span_tests {
-    use super::*;
-
-    #[test]
-    fn citation_spans_point_at_each_id() {
-        let reply = "Heating is included [HH-1001#s5; policy:deposit#amount] and [x] [HH-1001].";
-        let spans = citation_spans(reply);
-        let ids: Vec<&str> = spans.iter().map(|(r, _)| &reply[r.clone()]).collect();
-        assert_eq!(ids, ["HH-1001#s5", "policy:deposit#amount", "HH-1001"]);
-        assert!(spans.iter().all(|(r, id)| &reply[r.clone()] == id));
-    }
+/// Figures of a text that no evidence supports (for eval's number checks).
+pub fn ungrounded_figures(reply: &str, evidence: &Evidence) -> Vec<Figure> {
+    figures(reply).into_iter().filter(|f| !evidence.supports(f)).collect()
 }

@@ -5,7 +5,7 @@
 pub mod demo;
 pub mod guards;
 pub mod model;
-pub mod numbers;
+pub use crate::grounding::numbers;
 pub mod render;
 mod run;
 
@@ -304,7 +304,9 @@ impl Agent {
                 run.error = Some("a hand-off could not be stored".into());
                 return Ok(self.force(run, ForcedCause::HandoffNotStored, inquiry).await);
             }
-            let violations = guards::check(&draft, &run.evidence);
+            let customer: Vec<&str> =
+                std::iter::once(inquiry).chain(history.iter().map(|t| t.inquiry.as_str())).collect();
+            let violations = guards::check_grounded(&draft, &run.evidence, &customer, run.handoffs.len());
             if violations.is_empty() {
                 run.reply = draft;
                 run.outcome = Outcome::Answered;

@@ -172,8 +172,9 @@ fn parse_alpha(s: &str) -> Result<f64, String> {
 /// Judge flags shared by `eval` and `rescore`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct JudgeArgs {
-    /// Judge: `rules` (offline, default), `llm` (needs --judge-model) or `none`.
-    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "none"])]
+    /// Judge: `rules` (offline, default), `llm` (needs --judge-model),
+    /// `rules+llm` (the LLM grades only what the rule judge leaves undecided) or `none`.
+    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "rules+llm", "none"])]
     pub judge: String,
     /// Model of the LLM judge: `anthropic:<id>` or `openai:<id>`.
     #[arg(long, value_name = "MODEL")]
@@ -189,7 +190,7 @@ pub struct JudgeArgs {
 impl JudgeArgs {
     /// The LLM judge's model spec, when `--judge llm`.
     pub fn llm_model(&self) -> Option<&str> {
-        if self.judge == "llm" {
+        if self.judge == "llm" || self.judge == "rules+llm" {
             self.judge_model.as_deref()
         } else {
             None
@@ -208,14 +209,19 @@ impl JudgeArgs {
         use anyhow::Context as _;
         Ok(match self.judge.as_str() {
             "none" => None,
-            "rules" => Some(std::sync::Arc::new(crate::eval::judge::RuleJudge)),
+            "rules" => Some(std::sync::Arc::new(crate::eval::judge::RuleJudge::default())),
             _ => {
                 let spec = self
                     .judge_model
                     .as_deref()
                     .context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
                 let model = crate::app::model_client_cached(spec, self.judge_base_url.as_deref(), cache)?;
-                Some(std::sync::Arc::new(crate::eval::judge::LlmJudge::load(model, &self.rubrics)?))
+                let llm = crate::eval::judge::LlmJudge::load(model, &self.rubrics)?;
+                if self.judge == "rules+llm" {
+                    Some(std::sync::Arc::new(crate::eval::judge::HybridJudge::new(llm)))
+                } else {
+                    Some(std::sync::Arc::new(llm))
+                }
             }
         })
     }

@@ -264,6 +264,17 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("GITHUB_STEP_SUMMARY {}: cannot write", summary.display()))?;
     }
     eprint!("{}", report::render_terminal(&result));
+    if args.judge.judge == "rules" {
+        let measured = std::path::Path::new("reports/judge-check/report.json");
+        if let Some(line) = crate::eval::judge_check::measured_agreement(measured, "rules") {
+            eprintln!("{line}");
+        }
+        if !model_id.starts_with("demo") {
+            eprintln!(
+                "warning: the rule judge grades {model_id}, a model it was not built for: on replies worded like a real model it misses wrong ones and fails right ones far more often than on the demo's (see `inquiry judge-check`); use --judge rules+llm or --judge llm for a verdict you can rely on"
+            );
+        }
+    }
     eprintln!(
         "report: {} and {} (traces in {})",
         written.markdown.display(),

@@ -20,8 +20,9 @@ use crate::retrieval::RetrievalConfig;
 /// Arguments of `inquiry judge-check`.
 #[derive(Debug, clap::Args)]
 pub struct JudgeCheckArgs {
-    /// Judge: `rules` (offline, default) or `llm` (needs --judge-model).
-    #[arg(long, default_value = "rules", value_parser = ["rules", "llm"])]
+    /// Judge: `rules` (offline, default: patterns, meaning and grounding),
+    /// `patterns` (the case patterns alone, as before #27/#34) or `llm` (needs --judge-model).
+    #[arg(long, default_value = "rules", value_parser = ["rules", "patterns", "llm"])]
     pub judge: String,
     /// Model of the LLM judge: `anthropic:<id>` or `openai:<id>`.
     #[arg(long, value_name = "MODEL")]
@@ -66,7 +67,8 @@ pub fn run(args: JudgeCheckArgs) -> anyhow::Result<ExitCode> {
     let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     let judge: Arc<dyn crate::eval::judge::Judge> = match args.judge.as_str() {
-        "rules" => Arc::new(crate::eval::judge::RuleJudge),
+        "rules" => Arc::new(crate::eval::judge::RuleJudge::default()),
+        "patterns" => Arc::new(crate::eval::judge::RuleJudge::patterns_only()),
         _ => {
             let spec =
                 args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;

@@ -158,6 +158,16 @@ pub struct LoadedCase {
     pub must_not_patterns: Vec<Vec<Regex>>,
 }
 
+impl LoadedCase {
+    /// What the customer wrote: the inquiry, then the earlier inquiries
+    /// (their words and figures are the customer's own; earlier replies are not).
+    pub fn customer_messages(&self) -> Vec<&str> {
+        std::iter::once(self.case.inquiry.as_str())
+            .chain(self.case.history.iter().map(|t| t.inquiry.as_str()))
+            .collect()
+    }
+}
+
 /// Why cases could not be loaded.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {message}")]

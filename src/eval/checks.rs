@@ -1,5 +1,7 @@
 //! Code checks of one run (SPEC §7): hand-offs, expected listings, number
-//! grounding of the final reply and of the first draft, and the outcome.
+//! grounding of the final reply and of the first draft, the outcome, and the
+//! `grounding` family: every sentence of the final reply checked against the
+//! run's evidence ([`crate::grounding`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -7,6 +9,7 @@ use super::case::Case;
 use crate::agent::guards::ungrounded_figures;
 use crate::agent::numbers::Figure;
 use crate::agent::{Outcome, RunResult};
+use crate::grounding::Grounding;
 use crate::handoff::HandoffReason;
 
 /// Results of the code checks of one run.
@@ -26,6 +29,10 @@ pub struct CodeChecks {
     pub first_draft_ungrounded: Option<Vec<Figure>>,
     /// How the run ended.
     pub outcome: Outcome,
+    /// Sentence-by-sentence grounding of the final reply; `None` in runs
+    /// recorded before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grounding: Option<Grounding>,
 }
 
 impl CodeChecks {
@@ -57,6 +64,12 @@ impl CodeChecks {
             final_ungrounded: ungrounded_figures(&result.reply, &result.evidence),
             first_draft_ungrounded: result.first_draft.as_ref().map(|d| ungrounded_figures(d, &result.evidence)),
             outcome: result.outcome,
+            grounding: Some(crate::grounding::check(
+                &result.reply,
+                &result.evidence,
+                &customer_messages(case),
+                result.handoffs.len(),
+            )),
         }
     }
 
@@ -88,9 +101,16 @@ impl CodeChecks {
         for f in self.first_draft_ungrounded.iter().flatten() {
             out.push(format!("number not grounded (first draft): {}", f.text));
         }
+        for f in self.grounding.iter().flat_map(|g| g.findings()) {
+            out.push(format!("grounding: sentence {} {}: {} (“{}”)", f.sentence, f.kind.as_str(), f.reason, f.text));
+        }
         if let Outcome::ForcedHandoff { cause } = self.outcome {
             out.push(format!("outcome: forced hand-off ({})", cause.as_str()));
         }
         out
     }
+}
+
+fn customer_messages(case: &Case) -> Vec<&str> {
+    std::iter::once(case.inquiry.as_str()).chain(case.history.iter().map(|t| t.inquiry.as_str())).collect()
 }

@@ -18,6 +18,7 @@ use super::labels::{LabelKind, LoadedLabel};
 use super::metrics::{gate, GatedMetric, Metric, Thresholds};
 use crate::agent::guards::{self, Evidence, Violation};
 use crate::agent::{Outcome, RunResult, TraceEntry};
+use crate::grounding::Finding;
 use crate::stats::{cohen_kappa, wilson, Interval, Z95};
 use crate::tools::Toolbox;
 
@@ -39,6 +40,12 @@ pub struct Agreement {
     pub items_agreeing: usize,
     /// Cohen's κ over items; `None` when undefined (one rater gave one label to everything).
     pub item_kappa: Option<f64>,
+    /// Items the judge decided (not undecided).
+    #[serde(default)]
+    pub items_decided: usize,
+    /// Cohen's κ over the decided items only.
+    #[serde(default)]
+    pub decided_kappa: Option<f64>,
     /// Share of items the human passed (conveyed must / absent must_not).
     pub human_pass_rate: Option<f64>,
     /// Share of items the judge passed.
@@ -113,6 +120,13 @@ pub struct LabelResult {
     pub unmeasured: Option<String>,
     /// What the answer guards say about the reply over its stored evidence.
     pub guard_violations: Vec<Violation>,
+    /// Grounding findings over the stored evidence (counted against the
+    /// reply when the judge is the rule judge: rules + grounding).
+    #[serde(default)]
+    pub grounding: Vec<Finding>,
+    /// Whether the grounding findings count in the reply's verdict.
+    #[serde(default)]
+    pub grounding_counts: bool,
 }
 
 /// The whole judge-check result.
@@ -212,6 +226,12 @@ pub async fn judge_check(
         let Some(case) = cases.get(&label.label.case) else { continue };
         let run = label_run(label, case, &toolbox_for(case));
         let guard_violations = guards::check(&run.reply, &run.evidence);
+        let grounding_counts = judge.id() == "rules";
+        let grounding: Vec<Finding> =
+            crate::grounding::check(&run.reply, &run.evidence, &case.customer_messages(), run.handoffs.len())
+                .findings()
+                .cloned()
+                .collect();
         let (verdict, unmeasured) = match judge.judge(case, &run).await {
             Ok(v) => (Some(v), None),
             Err(e) => (None, Some(e.to_string())),
@@ -248,6 +268,8 @@ pub async fn judge_check(
             verdict,
             unmeasured,
             guard_violations,
+            grounding,
+            grounding_counts,
         });
     }
     let mut splits: BTreeMap<String, Vec<(&LoadedLabel, &LabelResult)>> = BTreeMap::new();
@@ -294,13 +316,17 @@ pub async fn judge_check(
 
 fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
     let mut item_pairs: Vec<(bool, bool)> = vec![];
+    let mut decided_pairs: Vec<(bool, bool)> = vec![];
     let mut reply_pairs: Vec<(bool, bool)> = vec![];
     for (l, r) in rows {
         let Some(v) = &r.verdict else { continue };
         let human: Vec<bool> = l.label.conveyed.iter().copied().chain(l.label.stated.iter().map(|s| !s)).collect();
-        let judged: Vec<bool> = v.must.iter().chain(&v.must_not).map(|g| g.ok).collect();
+        let grades: Vec<&super::judge::ItemGrade> = v.must.iter().chain(&v.must_not).collect();
+        let judged: Vec<bool> = grades.iter().map(|g| g.ok).collect();
         item_pairs.extend(human.iter().copied().zip(judged.iter().copied()));
-        reply_pairs.push((human.iter().all(|h| *h), judged.iter().all(|j| *j)));
+        decided_pairs.extend(human.iter().zip(&grades).filter(|(_, g)| !g.undecided).map(|(h, g)| (*h, g.ok)));
+        let grounded = !r.grounding_counts || r.grounding.is_empty();
+        reply_pairs.push((human.iter().all(|h| *h), judged.iter().all(|j| *j) && grounded));
     }
     let n = item_pairs.len();
     let rate = |k: usize, n: usize| (n > 0).then(|| k as f64 / n as f64);
@@ -315,6 +341,8 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
         items: n,
         items_agreeing: item_pairs.iter().filter(|(h, j)| h == j).count(),
         item_kappa: cohen_kappa(&item_pairs),
+        items_decided: decided_pairs.len(),
+        decided_kappa: cohen_kappa(&decided_pairs),
         human_pass_rate: rate(item_pairs.iter().filter(|(h, _)| *h).count(), n),
         judge_pass_rate: rate(item_pairs.iter().filter(|(_, j)| *j).count(), n),
         false_pass_items: item_pairs.iter().filter(|(h, j)| !h && *j).count(),
@@ -332,6 +360,30 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
     }
 }
 
+/// The judge's measured agreement from a judge-check report (`report.json`
+/// of `inquiry judge-check`, committed in `reports/judge-check/`), as one
+/// line: κ and false-pass rate over all labels, with the date measured.
+/// `None` when the file is missing, unreadable, or measured another judge.
+pub fn measured_agreement(report_json: &std::path::Path, judge: &str) -> Option<String> {
+    let text = std::fs::read_to_string(report_json).ok()?;
+    let r: JudgeCheckReport = serde_json::from_str(&text).ok()?;
+    if r.judge != judge {
+        return None;
+    }
+    let all = r.agreement.iter().find(|a| a.split == "all")?;
+    Some(format!(
+        "judge `{}` measured on the hand labels ({}): item κ {}, false passes {}/{} wrong replies ({}), false fails {}/{} right replies",
+        r.judge,
+        r.date,
+        kappa(all.item_kappa),
+        all.false_passes,
+        all.wrong_replies,
+        pct(all.false_pass_rate),
+        all.false_fails,
+        all.right_replies
+    ))
+}
+
 fn pct(v: Option<f64>) -> String {
     v.map_or_else(|| "unmeasured".to_owned(), |v| format!("{:.1}%", v * 100.0))
 }
@@ -347,7 +399,7 @@ fn interval(i: Option<Interval>) -> String {
 /// The agreement table (one row per split, then all), as Markdown.
 pub fn render_agreement_md(r: &JudgeCheckReport) -> String {
     let mut s = String::from(
-        "| split | replies (graded) | items | item agreement | item κ | human / judge item pass rate | false pass items | false fail items | reply agreement | reply κ | false passes | false fails |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| split | replies (graded) | items | item agreement | item κ | items decided (κ on them) | human / judge item pass rate | false pass items | false fail items | reply agreement | reply κ | false passes | false fails |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for a in &r.agreement {
         let agree = |k: usize, n: usize| {
@@ -358,13 +410,15 @@ pub fn render_agreement_md(r: &JudgeCheckReport) -> String {
             }
         };
         s.push_str(&format!(
-            "| {} | {} ({}) | {} | {} | {} | {} / {} | {} | {} | {} | {} | {}/{} wrong ({}{}) | {}/{} right ({}{}) |\n",
+            "| {} | {} ({}) | {} | {} | {} | {} ({}) | {} / {} | {} | {} | {} | {} | {}/{} wrong ({}{}) | {}/{} right ({}{}) |\n",
             a.split,
             a.replies,
             a.replies_graded,
             a.items,
             agree(a.items_agreeing, a.items),
             kappa(a.item_kappa),
+            agree(a.items_decided, a.items),
+            kappa(a.decided_kappa),
             pct(a.human_pass_rate),
             pct(a.judge_pass_rate),
             a.false_pass_items,
@@ -447,6 +501,7 @@ pub fn render_terminal(r: &JudgeCheckReport) -> String {
         "replies",
         "items",
         "item κ",
+        "decided (κ)",
         "human/judge pass",
         "false pass",
         "false fail",
@@ -458,6 +513,7 @@ pub fn render_terminal(r: &JudgeCheckReport) -> String {
             format!("{} ({} graded)", a.replies, a.replies_graded),
             format!("{} ({} agree)", a.items, a.items_agreeing),
             kappa(a.item_kappa),
+            format!("{}/{} ({})", a.items_decided, a.items, kappa(a.decided_kappa)),
             format!("{} / {}", pct(a.human_pass_rate), pct(a.judge_pass_rate)),
             format!("{}/{} replies, {} items", a.false_passes, a.wrong_replies, a.false_pass_items),
             format!("{}/{} replies, {} items", a.false_fails, a.right_replies, a.false_fail_items),

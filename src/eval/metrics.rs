@@ -9,6 +9,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::grounding::FindingKind;
+
 use super::case::LoadedCase;
 use super::golden::GoldenReport;
 use super::judge::Verdict;
@@ -29,6 +31,11 @@ pub const METRICS: &[(&str, &str, &str)] = &[
     ("handoff_recall", "ratio", "required hand-off reasons that were created"),
     ("number_check_final", "ratio", "runs whose final reply has only grounded figures"),
     ("number_check_first_draft", "ratio", "runs whose first draft has only grounded figures"),
+    ("grounded_sentence_rate", "ratio", "claim and hand-off sentences of final replies with no grounding finding"),
+    ("grounding_unsupported", "count", "sentences whose figure or content no evidence supports"),
+    ("grounding_contradicted", "count", "sentences that say the opposite of the evidence (polarity, figure, period)"),
+    ("grounding_hedged", "count", "sentences that turn the records into a guess"),
+    ("grounding_commitment", "count", "sentences that book, confirm or promise what only a person can"),
     ("judge_correctness", "ratio", "runs the judge passed (among judged runs)"),
     ("retrieval_recall_at_5", "ratio", "answerable golden questions with an expected chunk in the top 5"),
     ("unanswerable_false_positives", "count", "unanswerable golden questions that returned passages"),
@@ -420,6 +427,23 @@ pub fn compute_metrics(
         note(&mut m, agent_unmeasured);
         m
     };
+    // Sentences of one run (and runs of one cluster) are not independent: the
+    // rate's interval is clustered like every other rate's.
+    let groundings: Vec<(&crate::grounding::Grounding, &str, &str)> = agent_runs
+        .iter()
+        .filter_map(|(c, r)| Some((r.checks.as_ref()?.grounding.as_ref()?, c.case.id.as_str(), cluster_of(c))))
+        .collect();
+    let grounding_checked: usize = groundings.iter().map(|(g, _, _)| g.checked()).sum();
+    let grounded: usize = groundings.iter().map(|(g, _, _)| g.grounded()).sum();
+    let grounding_count = |kind: FindingKind| {
+        let name = format!("grounding_{}", kind.as_str());
+        if groundings.is_empty() {
+            Metric::not_applicable(&name)
+        } else {
+            let k: usize = groundings.iter().map(|(g, _, _)| g.count(kind)).sum();
+            Metric::new(&name, Some(k as f64), format!("{k} in {} runs", groundings.len()))
+        }
+    };
     let metrics = vec![
         case_pass,
         critical_metric,
@@ -438,6 +462,13 @@ pub fn compute_metrics(
             Metric::ratio("number_check_first_draft", drafts.iter().filter(|(d, _, _)| *d).count(), drafts.len())
                 .clustered(clustered_mean(drafts.iter().map(|(d, id, k)| (f64::from(u8::from(*d)), *id, *k)))),
         ),
+        with_note(Metric::ratio("grounded_sentence_rate", grounded, grounding_checked).clustered(clustered_ratio(
+            groundings.iter().map(|(g, id, k)| (g.grounded() as f64, g.checked() as f64, *id, *k)),
+        ))),
+        grounding_count(FindingKind::Unsupported),
+        grounding_count(FindingKind::Contradicted),
+        grounding_count(FindingKind::Hedged),
+        grounding_count(FindingKind::Commitment),
         judge_metric,
         Metric::ratio("retrieval_recall_at_5", golden.hits, golden.answerable),
         if golden.unanswerable == 0 {

@@ -48,7 +48,7 @@ pub(crate) fn run_with_flips(broken: &[&str], repeat: usize, out: &Path, name: &
         }
     });
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let judge: Arc<dyn Judge> = Arc::new(RuleJudge);
+    let judge: Arc<dyn Judge> = Arc::new(RuleJudge::default());
     let result = rt
         .block_on(run_eval(
             &setup,

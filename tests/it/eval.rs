@@ -96,7 +96,7 @@ fn setup(case_ids: &[&str], repeat: usize, subset: bool) -> EvalSetup {
 
 fn run(setup: &EvalSetup, factory: ModelFactory) -> EvalReport {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let judge: Arc<dyn Judge> = Arc::new(RuleJudge);
+    let judge: Arc<dyn Judge> = Arc::new(RuleJudge::default());
     rt.block_on(run_eval(
         setup,
         Arc::new(inquiry::app::McpAgentRunner),

@@ -15,6 +15,7 @@ mod desk;
 mod eval;
 mod first_run;
 mod gates;
+mod grounding;
 mod hardening;
 mod hardening_r3;
 mod mcp;

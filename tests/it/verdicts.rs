@@ -43,7 +43,7 @@ const HEATING: &str = r#"- id: heating
 "#;
 
 fn grade(c: &LoadedCase, reply: &str) -> Vec<bool> {
-    let v = RuleJudge.grade(c, reply).unwrap();
+    let v = RuleJudge::default().grade(c, reply).unwrap();
     v.must.iter().chain(&v.must_not).map(|g| g.ok).collect()
 }
 
@@ -52,7 +52,7 @@ fn defect_1_an_item_without_patterns_is_unmeasured_not_failed() {
     let c = case(
         "- id: plain\n  lang: en\n  inquiry: \"Is heating included?\"\n  must:\n    - text: \"Heating is included\"\n  must_not:\n    - text: \"Claims heating costs extra\"\n",
     );
-    let err = RuleJudge.grade(&c, "Heating is included [HH-1001#s5].").unwrap_err();
+    let err = RuleJudge::default().grade(&c, "Heating is included [HH-1001#s5].").unwrap_err();
     assert!(matches!(err, JudgeError::Ungradable(_)), "{err:?}");
     let msg = err.to_string();
     assert!(msg.contains("must 1") && msg.contains("must_not 1") && msg.contains("--judge llm"), "{msg}");

@@ -79,6 +79,7 @@ struct ChecksView {
     missing_listings: Vec<String>,
     final_ungrounded: Vec<String>,
     first_draft_ungrounded: Vec<String>,
+    grounding: Vec<crate::grounding::SentenceCheck>,
 }
 
 impl ChecksView {
@@ -92,6 +93,7 @@ impl ChecksView {
             missing_listings: c.missing_listings.clone(),
             final_ungrounded: figures(&c.final_ungrounded),
             first_draft_ungrounded: c.first_draft_ungrounded.as_deref().map(figures).unwrap_or_default(),
+            grounding: c.grounding.as_ref().map(|g| g.sentences.clone()).unwrap_or_default(),
         }
     }
 }

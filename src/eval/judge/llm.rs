@@ -119,7 +119,14 @@ pub fn parse_verdict(judge: &str, text: &str, case: &LoadedCase, usage: Usage) -
     let mut must: Vec<ItemGrade> = raw
         .must
         .into_iter()
-        .map(|m| ItemGrade { item: m.item, text: case.case.must[m.item - 1].text.clone(), ok: m.met, note: m.note })
+        .map(|m| ItemGrade {
+            item: m.item,
+            text: case.case.must[m.item - 1].text.clone(),
+            ok: m.met,
+            note: m.note,
+            route: Some("llm".into()),
+            undecided: false,
+        })
         .collect();
     must.sort_by_key(|g| g.item);
     let mut must_not: Vec<ItemGrade> = raw
@@ -130,6 +137,8 @@ pub fn parse_verdict(judge: &str, text: &str, case: &LoadedCase, usage: Usage) -
             text: case.case.must_not[m.item - 1].text.clone(),
             ok: !m.violated,
             note: m.note,
+            route: Some("llm".into()),
+            undecided: false,
         })
         .collect();
     must_not.sort_by_key(|g| g.item);

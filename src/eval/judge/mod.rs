@@ -3,11 +3,15 @@
 //! and a language detector; the LLM judge renders `rubrics/` templates and
 //! parses a JSON verdict. A judge failure is "unmeasured": never a pass.
 
+mod hybrid;
 mod llm;
+pub mod meaning;
 mod rules;
 
+pub use crate::grounding::text::{own_text, sentences, Sentence};
+pub use hybrid::HybridJudge;
 pub use llm::{parse_verdict, LlmJudge};
-pub use rules::{own_text, sentences, RuleJudge, Sentence};
+pub use rules::RuleJudge;
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +31,38 @@ pub struct ItemGrade {
     pub ok: bool,
     /// The judge's reason or the pattern that matched.
     pub note: Option<String>,
+    /// What decided it: `pattern`, `meaning` (rule judge) or `llm`; absent
+    /// for older verdicts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    /// The rule judge could not decide it (a match only in a sentence that
+    /// grounding flags, or a partial one): not passed; `rules+llm` sends it
+    /// to the LLM judge.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undecided: bool,
+}
+
+impl ItemGrade {
+    /// An ungraded item (not passed until decided).
+    pub fn new(item: usize, text: &str) -> Self {
+        ItemGrade { item, text: text.to_owned(), ok: false, note: None, route: None, undecided: false }
+    }
+
+    /// Decides the item: `ok` by `route`, with a note.
+    pub fn decide(&mut self, ok: bool, route: &str, note: String) {
+        self.ok = ok;
+        self.route = Some(route.to_owned());
+        self.note = Some(note);
+        self.undecided = false;
+    }
+
+    /// Leaves the item undecided (not passed), with why.
+    pub fn undecide(&mut self, note: String) {
+        self.ok = false;
+        self.route = None;
+        self.note = Some(note);
+        self.undecided = true;
+    }
 }
 
 /// A judge's verdict on one reply.
@@ -63,10 +99,15 @@ impl Verdict {
     /// One line per failed item, for reports.
     pub fn failure_lines(&self) -> Vec<String> {
         let mut out = vec![];
-        for g in self.must.iter().filter(|g| !g.ok) {
+        for g in self.must.iter().chain(&self.must_not).filter(|g| g.undecided) {
+            let kind = if self.must.iter().any(|m| std::ptr::eq(m, g)) { "must" } else { "must_not" };
+            let why = g.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
+            out.push(format!("judge: {kind} {} undecided: {}{why}", g.item, g.text));
+        }
+        for g in self.must.iter().filter(|g| !g.ok && !g.undecided) {
             out.push(format!("judge: must {} not conveyed: {}", g.item, g.text));
         }
-        for g in self.must_not.iter().filter(|g| !g.ok) {
+        for g in self.must_not.iter().filter(|g| !g.ok && !g.undecided) {
             let why = g.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
             out.push(format!("judge: must_not {} stated: {}{why}", g.item, g.text));
         }

@@ -1,4 +1,6 @@
-//! Figures in text: prices, areas and percentages in German and English formats.
+//! Figures in text: prices, areas and percentages in German and English
+//! formats, each with its kind and, where the text says it, its period
+//! (monthly, yearly, one-off).
 //!
 //! `1.650 €` and `1,650 EUR` are 1650; `2.420,50 €` is 2420.5; `3,57 %` is 3.57;
 //! `78 m²`, `78 qm`, `78 sqm` and `78 square metres` are areas. Only numbers
@@ -27,6 +29,29 @@ pub enum FigureKind {
     Percent,
 }
 
+/// How often a figure is due, as the words next to it say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Period {
+    /// `per month`, `a month`, `monthly`, `im Monat`, `monatlich`, `/Monat`.
+    Monthly,
+    /// `per year`, `a year`, `annually`, `jährlich`, `pro Jahr`, `every year`.
+    Yearly,
+    /// `one-off`, `one-time`, `once`, `einmalig`, `einmal`.
+    OneOff,
+}
+
+impl Period {
+    /// The period in words (`monthly`, `yearly`, `one-off`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Monthly => "monthly",
+            Self::Yearly => "yearly",
+            Self::OneOff => "one-off",
+        }
+    }
+}
+
 /// A figure found in text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Figure {
@@ -36,6 +61,9 @@ pub struct Figure {
     pub value: f64,
     /// The matched text, e.g. `1.650 €`.
     pub text: String,
+    /// The period the words around it give (`240 EUR per month`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<Period>,
 }
 
 const NUM: &str = r"\d{1,3}(?:[.,\u{a0}\u{202f}']\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?";
@@ -56,6 +84,66 @@ static FIGURE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(NUM).expect("number pattern is valid"));
+
+// Period words, checked in this order on the words around a figure: "einmal
+// jährlich" (once a year) is yearly, not one-off.
+static YEARLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(per\s+(year|annum)|a\s+year|each\s+year|every\s+year|yearly|annual(ly)?|p\.\s?a\.|j[äa]e?hrlich\w*|pro\s+jahr|im\s+jahr|jedes\s+jahr|j[äa]hrlich)\b|/\s?(year|jahr)\b")
+        .expect("valid pattern")
+});
+static MONTHLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(per\s+month|a\s+month|each\s+month|every\s+month|monthly|months?ly|im\s+monat|pro\s+monat|je\s+monat|monatlich\w*|mtl\.?|jeden\s+monat)\b|/\s?(month|monat)\b")
+        .expect("valid pattern")
+});
+static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(one[-\s]off|one[-\s]time|once|single\s+payment|einmalig\w*|einmal)\b").expect("valid pattern")
+});
+// Where the words that qualify a figure end: a clause break or another figure.
+static PERIOD_STOP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[;:.!?()\[\]]|,\s|\b(and|und|but|aber|plus|while|whereas)\b|\d").expect("valid pattern")
+});
+
+/// Words that open a relative clause about the figure before them.
+const RELATIVE: &[&str] = &["die ", "der ", "das ", "which ", "that ", "payable", "due ", "fällig", "zahlbar"];
+
+/// The period of the words in `window` (first yearly, then monthly, then one-off).
+pub fn period_in(window: &str) -> Option<Period> {
+    if YEARLY.is_match(window) {
+        Some(Period::Yearly)
+    } else if MONTHLY.is_match(window) {
+        Some(Period::Monthly)
+    } else if ONE_OFF.is_match(window) {
+        Some(Period::OneOff)
+    } else {
+        None
+    }
+}
+
+/// The period a figure at `[start, end)` of `text` carries: the words after
+/// it up to the next clause break or figure (at most 60 bytes), else the
+/// three words before it ("monatlich 420 EUR", "a monthly rent of 980 EUR").
+fn period_around(text: &str, start: usize, end: usize) -> Option<Period> {
+    let after = &text[end..];
+    let mut cut = after.len().min(60);
+    while !after.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let after = &after[..cut];
+    // A relative clause still qualifies the figure: "420 EUR, die jährlich fällig werden".
+    let stop = PERIOD_STOP.find_iter(after).find(|m| {
+        let rest = after[m.end()..].trim_start().to_lowercase();
+        !(m.as_str().starts_with(',') && RELATIVE.iter().any(|w| rest.starts_with(w)))
+    });
+    let after = stop.map_or(after, |m| &after[..m.start()]);
+    if let Some(p) = period_in(after) {
+        return Some(p);
+    }
+    let before = &text[..start];
+    let words: Vec<&str> = before.split_whitespace().rev().take(3).collect();
+    let before: String = words.into_iter().rev().collect::<Vec<_>>().join(" ");
+    let before = PERIOD_STOP.find_iter(&before).last().map_or(before.as_str(), |m| &before[m.end()..]);
+    period_in(before)
+}
 
 /// Parses one number token by the separator rule of this module; `None` when
 /// it is not a number.
@@ -93,7 +181,8 @@ pub fn figures(text: &str) -> Vec<Figure> {
     FIGURE
         .captures_iter(text)
         .filter_map(|c| {
-            let whole = c.get(0)?.as_str().to_owned();
+            let m = c.get(0)?;
+            let whole = m.as_str().to_owned();
             let (num, kind) = if let Some(n) = c.name("pre_num") {
                 (n.as_str(), FigureKind::Price)
             } else {
@@ -106,7 +195,8 @@ pub fn figures(text: &str) -> Vec<Figure> {
                 };
                 (c.name("num")?.as_str(), kind)
             };
-            Some(Figure { kind, value: parse_number(num)?, text: whole })
+            let period = if kind == FigureKind::Area { None } else { period_around(text, m.start(), m.end()) };
+            Some(Figure { kind, value: parse_number(num)?, text: whole, period })
         })
         .collect()
 }
@@ -115,6 +205,21 @@ pub fn figures(text: &str) -> Vec<Figure> {
 /// saying "240 EUR" or "3.5 percent" supports those figures).
 pub fn numbers(text: &str) -> Vec<f64> {
     NUMBER.find_iter(text).filter_map(|m| parse_number(m.as_str())).collect()
+}
+
+static YEAR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(1[89]\d\d|20\d\d)\b").expect("valid pattern"));
+
+/// Calendar years (1800–2099) written as four digits, not part of a longer
+/// number or an id (`M-2019`), in order.
+pub fn years(text: &str) -> Vec<u32> {
+    YEAR.find_iter(text)
+        .filter(|m| {
+            let before = text[..m.start()].chars().next_back();
+            let after = text[m.end()..].chars().next();
+            !matches!(before, Some('-' | '.' | ',' | '#')) && !matches!(after, Some('.' | ',') if text[m.end()..].chars().nth(1).is_some_and(|c| c.is_ascii_digit()))
+        })
+        .filter_map(|m| m.as_str().parse().ok())
+        .collect()
 }
 
 /// Whether two figure values are the same number (to the cent).

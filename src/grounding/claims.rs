@@ -1,0 +1,499 @@
+//! Sentence-by-sentence grounding of a reply against its evidence.
+//!
+//! Each sentence of the reply's own words ([`super::text::own_text`]) gets a
+//! role. Questions back, greetings, offers of help and what the assistant
+//! says about itself are not claims about the records; a sentence saying the
+//! request was passed to a person is a hand-off statement and must agree with
+//! the tickets the run created. Every other sentence is a claim and is
+//! checked against the passages and record fields in scope (the listings it
+//! names, else the last one named before, and the policy pages):
+//!
+//! - *unsupported*: a figure or year that no evidence has (or not in the
+//!   source cited next to it), or an affirmative claim when the tools
+//!   returned no passage or record at all. (A claim whose content words are
+//!   mostly absent from the passages is *not* flagged: on `labels/dev.yaml`
+//!   that rule flagged 12 of 31 right replies, German ones above all, and
+//!   caught no wrong reply that another rule missed.)
+//! - *contradicted*: a figure whose period differs from the records' (420 EUR
+//!   yearly where the record says monthly), or a clause whose polarity
+//!   ([`super::polarity`]) is the opposite of every passage clause about the
+//!   same thing;
+//! - *hedged*: a guess ("may well", "probably", "in der Regel") where the
+//!   passages about it state no guess;
+//! - *commitment*: the reply books, confirms, deletes or promises what only a
+//!   person can ("the appointment is set", "der Termin steht", "I have
+//!   deleted your data"), ticket or not.
+//!
+//! Quoted passages that are verbatim evidence are the records' own words and
+//! are not checked again.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::evidence::Evidence;
+use super::numbers::{figures, years, FigureKind};
+use super::polarity::{polarity, Polarity};
+use super::terms::{shared, terms, vocabulary, Term};
+use super::text::{citations, own_text, sentences};
+use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
+use crate::fold::{fold, plain};
+
+static GCLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)[;:–—]|,\s|\s-\s|\b(and|but|however|although|though|whereas|while|so|und|aber|jedoch|sondern|allerdings|obwohl|während|also|denn)\b")
+        .expect("valid pattern")
+});
+static CONCLUSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(so|also|therefore|thus|hence|daher|deshalb|darum|folglich)$").expect("valid pattern")
+});
+static ESTIMATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(estimat\w*|about|approximately|approx|roughly|around|circa|ca|rund|etwa|ungefahr|geschatzt\w*|schatzung\w*|voraussichtlich\w*|vorlaufig\w*|provisional\w*|not yet final|noch nicht (final|endgultig|fest)|ballpark|expected|up to|bis zu)\b")
+        .expect("valid pattern")
+});
+static PARENS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\([^()\n]{0,200}\)").expect("valid pattern"));
+static QUOTED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"“[^”\n]*”|„[^“”\n]*[“”]|"[^"\n]*"|«[^»\n]*»|»[^«\n]*«"#).expect("valid pattern"));
+static BRACKETS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[[^\]\n]{1,300}\]").expect("valid pattern"));
+static LISTING_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[A-Z]{1,2}-\d{4}\b").expect("valid pattern"));
+
+static COURTESY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(hello|hi|hey|dear|good (morning|afternoon|evening)|thanks?|thank you|many thanks|kind regards|best( regards| wishes)?|regards|hallo|guten (tag|morgen|abend)|sehr geehrte\w*|liebe\w*|vielen dank|danke\w*|mit freundlichen|viele grusse|beste grusse|freundliche grusse|of course|certainly|sure|absolutely|gern|gerne|sehr gerne?|selbstverstandlich|klar|no problem|kein problem|great|happy to help|ja|yes|nein|no|leider nicht|unfortunately not|okay|ok)\b[^.!?]{0,40}[.!?]?$")
+        .expect("valid pattern")
+});
+static OFFER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(if you (like|want|wish|'d like|would like|need|have)|let me know|let us know|feel free|happy to (help|look|check|answer|search)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe)|(schaue|suche|helfe|prufe|beantworte) ich (ihnen )?(gerne?|weitere)|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
+        .expect("valid pattern")
+});
+static HANDOFF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(passed|forwarded|handed|referred|escalated|sent|opened|created|raised|logged)\b.{0,80}\b(colleague|agent|team|person|request|ticket|data protection|manager)|\bcolleague|\bticket\b|\b(agent|team|someone|person|colleague|manager)s?\b.{0,60}\b(contact|get back|be in touch|reach out|follow up|call|take it up)|\basked one of our|weiter(gegeben|geleitet|gereicht)|ubergeben|kolleg|(meldet|melden) sich|ruft sie an|kontaktier|datenschutz|zustandigen (stelle|person|team)")
+        .expect("valid pattern")
+});
+static SELF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen")
+        .expect("valid pattern")
+});
+static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)")
+        .expect("valid pattern")
+});
+static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(may well|might|probably|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|think|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough|available)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|meist|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall|estimated|about|roughly|approximately|around|rund|etwa|ca|circa|geschatzt|voraussichtlich|schatzung)\b")
+        .expect("valid pattern")
+});
+/// Hedges a reply may not add on its own (the evidence-side list above also
+/// has the records' own estimate words).
+static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
+        .expect("valid pattern")
+});
+
+/// One clause of the evidence, analysed once per check.
+struct EvClause {
+    source: String,
+    listing: Option<String>,
+    text: String,
+    terms: Vec<Term>,
+    polarity: Polarity,
+    hedged: bool,
+    /// A record field that lists values (features, city, …): no polarity to compare.
+    listish: bool,
+}
+
+/// Clauses of a text: commas inside parentheses do not break. Each clause
+/// says whether it follows a conclusion word ("so", "therefore", "also",
+/// "daher"): such a clause draws its own conclusion, and a qualification
+/// earlier in the sentence does not carry into it.
+fn clauses(text: &str) -> Vec<(bool, &str)> {
+    // Nothing inside parentheses breaks a clause ("(Provision, also Maklerprovision)").
+    let masked = PARENS.replace_all(text, |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
+    let mut out = vec![];
+    let mut from = 0;
+    let mut conclusive = false;
+    for m in GCLAUSE.find_iter(&masked) {
+        if m.start() > from && text.is_char_boundary(m.start()) && text.is_char_boundary(m.end()) {
+            out.push((conclusive, &text[from..m.start()]));
+            from = m.end();
+            conclusive = CONCLUSION.is_match(m.as_str());
+        }
+    }
+    if text.is_char_boundary(from) {
+        out.push((conclusive, &text[from..]));
+    }
+    out.into_iter().map(|(c, t)| (c, t.trim())).filter(|(_, t)| !t.is_empty()).collect()
+}
+
+fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
+    let mut out = vec![];
+    for p in &evidence.passages {
+        for sentence in crate::chunk::split_sentences(&p.text) {
+            for (_, c) in clauses(&sentence) {
+                let t = terms(c);
+                if t.is_empty() {
+                    continue;
+                }
+                let field = p.source.rsplit_once('.').map(|(_, f)| f).filter(|f| !f.contains(' '));
+                out.push(EvClause {
+                    source: p.source.clone(),
+                    listing: p.listing.clone(),
+                    text: p.text.clone(),
+                    terms: t,
+                    polarity: polarity(&PARENS.replace_all(c, " ")),
+                    hedged: HEDGE.is_match(&plain(c)),
+                    listish: field.is_some_and(|f| f != "petsAllowed"),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether two clauses speak of the same thing: two shared terms, or one
+/// when either clause has at most two.
+fn about_same(a: &[Term], b: &[Term]) -> bool {
+    let sh = shared(a, &vocabulary(b));
+    sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 2)
+}
+
+/// The sentence without quoted passages that are verbatim evidence and
+/// without citation brackets.
+fn body(sentence: &str, passages: &[String]) -> String {
+    let unquoted = QUOTED.replace_all(sentence, |c: &regex::Captures<'_>| {
+        let inner = fold(c[0].trim_matches(|ch: char| "“”„\"«»".contains(ch)));
+        let inner = inner.trim().trim_end_matches(['.', '!', '?']);
+        if !inner.is_empty() && passages.iter().any(|p| p.contains(inner)) {
+            " ".repeat(c[0].len())
+        } else {
+            c[0].to_owned()
+        }
+    });
+    BRACKETS.replace_all(&unquoted, " ").into_owned()
+}
+
+/// Whether the sentence, without quote marks and citations, is a passage's own words.
+fn verbatim(sentence: &str, passages: &[String]) -> bool {
+    let bare = BRACKETS.replace_all(sentence, " ");
+    let bare: String = bare.chars().filter(|c| !"“”„\"«»".contains(*c)).collect();
+    let bare = fold(bare.trim());
+    let bare = bare.trim().trim_end_matches(['.', '!', '?', ':', ';', ',']).trim();
+    bare.split_whitespace().count() >= 3 && passages.iter().any(|p| p.contains(bare))
+}
+
+fn role(folded: &str, question: bool) -> SentenceRole {
+    if question {
+        SentenceRole::Question
+    } else if COURTESY.is_match(folded.trim()) || OFFER.is_match(folded) {
+        SentenceRole::Courtesy
+    } else if HANDOFF.is_match(folded) {
+        SentenceRole::Handoff
+    } else if SELF.is_match(folded) {
+        SentenceRole::Assistant
+    } else {
+        SentenceRole::Claim
+    }
+}
+
+/// Checks every sentence of `reply` against `evidence`. `customer` holds the
+/// customer's messages (current and earlier inquiries: their words and
+/// figures are theirs), `tickets` how many hand-off tickets the run created.
+pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize) -> Grounding {
+    let own = own_text(reply, customer);
+    let evc = ev_clauses(evidence);
+    let folded_passages: Vec<String> = evidence.passages.iter().map(|p| fold(&p.text)).collect();
+    let customer_terms: Vec<Term> = customer.iter().flat_map(|c| terms(c)).collect();
+    let customer_text: String = customer.join(" ");
+    let known: BTreeSet<String> = evidence.passages.iter().filter_map(|p| p.listing.clone()).collect();
+    let mut scope: Vec<String> = vec![];
+    let mut out = Grounding::default();
+    for (i, s) in sentences(&own).iter().enumerate() {
+        let text = s.text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let body = body(text, &folded_passages);
+        let folded = plain(&body);
+        let named: Vec<String> = LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).collect();
+        if named.iter().any(|n| known.contains(n)) {
+            scope = named.into_iter().filter(|n| known.contains(n)).collect();
+        }
+        let in_scope =
+            |c: &&EvClause| c.listing.as_ref().is_none_or(|l| scope.is_empty() || scope.iter().any(|s| s == l));
+        let role = if verbatim(text, &folded_passages) { SentenceRole::Quote } else { role(&folded, s.question) };
+        let mut findings = vec![];
+        let mut push = |kind: FindingKind, reason: String, source: Option<String>| {
+            findings.push(Finding { sentence: i + 1, text: text.to_owned(), kind, reason, source });
+        };
+        if role != SentenceRole::Question {
+            for (_, c) in clauses(&folded) {
+                let p = polarity(c);
+                if COMMITMENT.is_match(c) && !p.negated && !p.conditional {
+                    push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
+                    break;
+                }
+            }
+        }
+        if role == SentenceRole::Handoff && tickets == 0 && !polarity(&folded).negated {
+            push(
+                FindingKind::Unsupported,
+                "says the request was passed to a person, but the run created no ticket".into(),
+                None,
+            );
+        }
+        let sentence_terms = terms(&body);
+        let mut support: Option<String> = None;
+        if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
+            if let Some(h) = REPLY_HEDGE.find(&folded) {
+                let backed = evc.iter().filter(in_scope).any(|c| c.hedged && about_same(&sentence_terms, &c.terms));
+                if !backed {
+                    push(FindingKind::Hedged, format!("turns the records into a guess (\"{}\")", h.as_str()), None);
+                }
+            }
+        }
+        if role == SentenceRole::Claim {
+            check_figures(text, &body, evidence, &customer_text, &mut push);
+            if evidence.passages.is_empty() {
+                // Nothing to say it from: only a statement of absence ("no listing matches") stands.
+                if sentence_terms.len() >= 2
+                    && !polarity(&folded).negated
+                    && !customer_covers(&sentence_terms, &customer_terms)
+                {
+                    push(FindingKind::Unsupported, "no tool result supports it".into(), None);
+                }
+            } else {
+                // Contradictions, clause by clause.
+                let sentence_qualified = polarity(&folded).qualified;
+                for (conclusive, c) in clauses(&body) {
+                    let ct = terms(c);
+                    let p = polarity(&PARENS.replace_all(c, " "));
+                    // One content word states nothing to contradict ("als Mieterin"), unless it is denied.
+                    if ct.is_empty() || (ct.len() < 2 && !p.negated) {
+                        continue;
+                    }
+                    if p.conditional {
+                        continue;
+                    }
+                    let same: Vec<&EvClause> = evc
+                        .iter()
+                        .filter(in_scope)
+                        .filter(|e| !e.polarity.conditional && !e.listish && about_same(&ct, &e.terms))
+                        .collect();
+                    let Some(first) = same.first() else { continue };
+                    if same.iter().all(|e| p.disagrees(&e.polarity)) {
+                        push(
+                            FindingKind::Contradicted,
+                            format!("says the opposite of [{}]: “{}”", first.source, first.text),
+                            Some(first.source.clone()),
+                        );
+                        break;
+                    }
+                    if p.negated || !p.permits {
+                        continue;
+                    }
+                    // A yes that drops the records' condition, or adds one they do not have.
+                    let qualified = p.qualified || (!conclusive && sentence_qualified);
+                    if !qualified && same.iter().all(|e| e.polarity.qualified && !e.polarity.negated) {
+                        push(
+                            FindingKind::Contradicted,
+                            format!("drops the condition of [{}]: “{}”", first.source, first.text),
+                            Some(first.source.clone()),
+                        );
+                        break;
+                    }
+                    if sentence_qualified && same.iter().all(|e| !e.polarity.qualified && !e.polarity.negated) {
+                        push(
+                            FindingKind::Contradicted,
+                            format!("adds a condition that [{}] does not have: “{}”", first.source, first.text),
+                            Some(first.source.clone()),
+                        );
+                        break;
+                    }
+                }
+                support = evc
+                    .iter()
+                    .filter(in_scope)
+                    .map(|c| (shared(&sentence_terms, &vocabulary(&c.terms)), c))
+                    .max_by_key(|(n, _)| *n)
+                    .filter(|(n, _)| *n > 0)
+                    .map(|(_, c)| c.source.clone());
+            }
+        }
+        out.sentences.push(SentenceCheck { index: i + 1, text: text.to_owned(), role, support, findings });
+    }
+    out
+}
+
+fn floor(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+fn customer_covers(t: &[Term], customer: &[Term]) -> bool {
+    shared(t, &vocabulary(customer)) * 2 > t.len()
+}
+
+fn check_figures(
+    text: &str,
+    body: &str,
+    evidence: &Evidence,
+    customer: &str,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let cited = citations(text);
+    for f in figures(body) {
+        if evidence.user_wrote(f.value) {
+            continue;
+        }
+        if !evidence.tool_supports(&f) {
+            push(
+                FindingKind::Unsupported,
+                format!("the figure \"{}\" is in no tool result and no customer message", f.text),
+                None,
+            );
+            continue;
+        }
+        if let Some(p) = f.period {
+            let periods: Vec<_> = evidence.matching_figures(&f).filter_map(|e| e.figure.period).collect();
+            if !periods.is_empty() && !periods.contains(&p) {
+                push(
+                    FindingKind::Contradicted,
+                    format!("\"{}\" is {} in the records, not {}", f.text, periods[0].as_str(), p.as_str()),
+                    evidence.matching_figures(&f).next().map(|e| e.source.clone()),
+                );
+                continue;
+            }
+        }
+        if f.kind == FigureKind::Price && !ESTIMATE.is_match(&plain(body)) {
+            let estimated: Vec<&str> = evidence
+                .matching_figures(&f)
+                .filter_map(|e| {
+                    let p = evidence.passages.iter().find(|p| p.source == e.source)?;
+                    let at = p.text.find(&e.figure.text)?;
+                    let window =
+                        &p.text[floor(&p.text, at.saturating_sub(80))..ceil(&p.text, at + e.figure.text.len() + 80)];
+                    Some(window).filter(|w| ESTIMATE.is_match(&plain(w)))
+                })
+                .collect();
+            if !estimated.is_empty() && estimated.len() == evidence.matching_figures(&f).count() {
+                push(
+                    FindingKind::Contradicted,
+                    format!("presents \"{}\" as final; the records give it as an estimate", f.text),
+                    evidence.matching_figures(&f).next().map(|e| e.source.clone()),
+                );
+                continue;
+            }
+        }
+        if !cited.is_empty() && !cited.iter().any(|c| evidence.cited_source_has(c, &f)) {
+            push(
+                FindingKind::Unsupported,
+                format!("the figure \"{}\" is not in the cited source [{}]", f.text, cited.join(", ")),
+                None,
+            );
+        }
+    }
+    for y in years(body) {
+        if !evidence.has_year(y) && !customer.contains(&y.to_string()) && !evidence.passages.is_empty() {
+            push(FindingKind::Unsupported, format!("the year {y} is in no tool result"), None);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(id: &str, description: &str) -> serde_json::Value {
+        serde_json::json!({"id": id, "title": "Flat", "city": "Hamburg", "district": "Eimsbüttel", "description": description,
+            "price": 1650.0, "priceUnit": "EUR/month", "livingAreaSqm": 78.0, "rooms": 3.0, "floor": 2, "yearBuilt": 1912,
+            "features": ["balcony"], "petsAllowed": "on-request"})
+    }
+
+    fn kinds(reply: &str, description: &str, tickets: usize) -> Vec<FindingKind> {
+        let mut e = Evidence::default();
+        e.add_tool_result(&listing("HH-1001", description));
+        let g = check(reply, &e, &["Is heating included for HH-1001?"], tickets);
+        if std::env::var_os("GROUNDING_DEBUG").is_some() {
+            eprintln!("{g:#?}");
+        }
+        g.findings().map(|f| f.kind).collect()
+    }
+
+    const HEATING: &str = "The cold rent is 1,650 EUR per month. Utilities (Nebenkosten) are an additional 240 EUR per month, heating included. Dogs and cats are possible on request, subject to the landlord's approval.";
+
+    #[test]
+    fn a_hand_off_statement_needs_a_ticket() {
+        let reply = "The utilities are 240 EUR per month [HH-1001]; whether heating is included is something a colleague can confirm for you.";
+        assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported]);
+        assert_eq!(kinds(reply, HEATING, 1), []);
+    }
+}
+
+#[cfg(test)]
+mod policy_tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_restated_in_other_words_is_grounded() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:commission#rentals", "listingId": null,
+            "text": "Tenants pay no commission (Provision, also Maklerprovision) for a rental arranged by the agency. Under the Bestellerprinzip, the party who commissioned the agency pays the commission, and for our rentals this is always the landlord. Tenants are not charged any fee for viewings, documents or the rental contract."}]}));
+        let g = check(
+            "No. Tenants pay no commission for our rentals; under the Bestellerprinzip the landlord pays it [policy:commission#rentals].",
+            &e,
+            &["Do I have to pay you anything as a tenant?"],
+            0,
+        );
+        if std::env::var_os("GROUNDING_DEBUG").is_some() {
+            for c in ev_clauses(&e) {
+                eprintln!(
+                    "{:?} {:?} {:?}",
+                    c.polarity.negated,
+                    c.terms.iter().map(|t| &t[0]).collect::<Vec<_>>(),
+                    c.text.len()
+                );
+            }
+            for (_, c) in
+                clauses("Tenants pay no commission for our rentals; under the Bestellerprinzip the landlord pays it")
+            {
+                eprintln!("R {c:?} {:?} {:?}", polarity(c).negated, terms(c).iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+        }
+        assert!(g.is_clean(), "{g:#?}");
+    }
+}
+
+#[cfg(test)]
+mod renovation_tests {
+    use super::*;
+
+    #[test]
+    fn denying_a_recorded_renovation_is_contradicted() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "M-3003", "description": "The house has six rooms. The house was built in 1985, and the roof and windows were renovated in 2020. The house is heated by gas central heating."}));
+        let g = check(
+            "M-3003 was built in 1985 [M-3003]. Since then nothing has been renovated, so the roof and windows date from 1985.",
+            &e,
+            &["When was M-3003 built, and has anything been renovated?"],
+            0,
+        );
+        if std::env::var_os("GROUNDING_DEBUG").is_some() {
+            for c in ev_clauses(&e) {
+                eprintln!("{:?} {:?}", c.polarity.negated, c.terms.iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+            for (_, c) in clauses("Since then nothing has been renovated, so the roof and windows date from 1985.") {
+                eprintln!("R {c:?} {:?} {:?}", polarity(c), terms(c).iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+            eprintln!("{g:#?}");
+        }
+        assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted]);
+    }
+}

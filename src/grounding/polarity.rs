@@ -1,0 +1,145 @@
+//! What a clause says yes or no to, in German and English.
+//!
+//! - *Negation* anywhere in the clause, before or after the noun: "not",
+//!   "no", "never", "without", "n't", "no longer", "excluded", "nicht",
+//!   "kein…", "ohne", "ausgeschlossen", and the split verb "stellt … nicht
+//!   aus". Two negations cancel ("ohne WBS … nicht vermietet").
+//! - *Inclusion*: "included", "part of", "covered", "enthalten",
+//!   "inbegriffen", "inklusive", "decken … ab" say a cost is in an amount;
+//!   "extra", "additional", "on top", "separately", "directly", "zusätzlich",
+//!   "separat", "gesondert" say it is not. A negation flips it: "not
+//!   separately" is included, "nicht enthalten" is extra.
+//! - *Conditional*: "if", "whether", "unless", "until", "wenn", "falls", "ob",
+//!   "sobald": the clause states no fact.
+//! - *Qualified*: "on request", "subject to … approval", "case by case",
+//!   "auf Anfrage", "im Einzelfall", "sofern … zustimmt": a yes with a condition.
+//!
+//! Source of the word lists: the negation words of the rule judge (README,
+//! "The rule judge"), and the inclusion words the catalogue and the policy
+//! pages use ("heating included", "an additional 240 EUR", "on top").
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::fold::plain;
+
+static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(not|no|never|none|neither|nor|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen)\b|n't\b|n’t\b")
+        .expect("valid pattern")
+});
+static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|kostenlos|kostenfrei|gratis|umsonst)\b")
+        .expect("valid pattern")
+});
+static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(extra|additional\w*|on top|on its own|separate\w*|directly|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|separat\w*|gesondert\w*|direkt|obendrauf|for an extra)\b")
+        .expect("valid pattern")
+});
+static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(if|whether|unless|until|once|wenn|falls|ob|sobald|bis)\b").expect("valid pattern")
+});
+static QUALIFIED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(on request|upon request|subject to|approv\w*|case by case|case-by-case|individual(ly)?|consent|auf anfrage|zustimm\w*|zustimmung|einzelfall\w*|genehmig\w*|sofern|solange|provided that|as long as|vorbehalt\w*|permission)\b")
+        .expect("valid pattern")
+});
+static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(allowed|permitted|welcome|possible|can|may|fine|ok|okay|no problem|bring|keep|accepts?|yes|erlaubt|gestattet|zugelassen|moglich|willkommen|darf|durfen|konnen|kann|mitbringen|halten|kein problem|ja)\b")
+        .expect("valid pattern")
+});
+
+/// The polarity of one clause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Polarity {
+    /// An odd number of negations.
+    pub negated: bool,
+    /// `Some(true)`: states that something is included; `Some(false)`: that
+    /// it costs extra or is separate (after negation); `None`: neither.
+    pub included: Option<bool>,
+    /// The clause is a condition, not a statement.
+    pub conditional: bool,
+    /// The clause carries a qualification: "on request", "subject to the
+    /// landlord's approval", "im Einzelfall", "sofern … zustimmt".
+    pub qualified: bool,
+    /// The clause grants or affirms something ("allowed", "you can bring", "darf").
+    pub permits: bool,
+}
+
+impl Polarity {
+    /// Whether two clauses about the same thing say opposite things: on
+    /// inclusion when both speak of it, else on negation.
+    pub fn disagrees(&self, other: &Polarity) -> bool {
+        match (self.included, other.included) {
+            (Some(a), Some(b)) => a != b,
+            _ => self.negated != other.negated,
+        }
+    }
+}
+
+/// The polarity of a clause (any language, any case).
+pub fn polarity(clause: &str) -> Polarity {
+    let f = plain(clause).replace('’', "'");
+    let negations = NEGATION.find_iter(&f).count();
+    // "no longer" and "nicht mehr" are one negation, as is "no … nor".
+    let negated = negations % 2 == 1;
+    let inc = INCLUDED.is_match(&f);
+    let ext = EXTRA.is_match(&f);
+    let included = match (inc, ext) {
+        (true, false) => Some(!negated),
+        (false, true) => Some(negated),
+        // "no separate heating bill, it is included": the inclusion word wins.
+        (true, true) => Some(true),
+        (false, false) => None,
+    };
+    Polarity {
+        negated,
+        included,
+        conditional: CONDITIONAL.is_match(&f),
+        qualified: QUALIFIED.is_match(&f),
+        permits: PERMISSION.is_match(&f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negation_before_and_after_the_noun_in_both_languages() {
+        for negated in [
+            "Heating is not included",
+            "there isn't a lift",
+            "Die Wohnungsgeberbestätigung stellt der Vermieter leider nicht aus",
+            "einen WBS brauchen Sie nicht",
+            "Haustiere sind nicht erlaubt",
+            "keine Haustiere",
+            "pets are no longer allowed",
+            "subletting is excluded",
+            "Untervermietung ist ausgeschlossen",
+        ] {
+            assert!(polarity(negated).negated, "{negated}");
+        }
+        for plain in [
+            "Heating is included",
+            "the building has a lift",
+            "Der Vermieter stellt die Bestätigung aus",
+            "ohne WBS kann die Wohnung nicht vermietet werden",
+        ] {
+            assert!(!polarity(plain).negated, "{plain}");
+        }
+    }
+
+    #[test]
+    fn inclusion_and_its_negation() {
+        assert_eq!(polarity("heating included").included, Some(true));
+        assert_eq!(polarity("Heating is not part of that amount").included, Some(false));
+        assert_eq!(polarity("parking is already part of the rent").included, Some(true));
+        assert_eq!(polarity("a space can be rented for an extra 95 EUR").included, Some(false));
+        assert_eq!(polarity("you won't pay anything on top").included, Some(true));
+        assert_eq!(polarity("deren Kosten nicht separat anfallen").included, Some(true));
+        assert_eq!(polarity("Die Heizung ist nicht enthalten").included, Some(false));
+        assert_eq!(polarity("decken die Heizung nicht ab").included, Some(false));
+        assert!(polarity("heating included").disagrees(&polarity("heating is billed separately")));
+        assert!(!polarity("heating included").disagrees(&polarity("no separate heating bill")));
+    }
+}

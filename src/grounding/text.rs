@@ -1,0 +1,231 @@
+//! The words of a reply: its own text (quoted customer words removed), its
+//! sentences and clauses, negation scope, and its citations. Shared by the
+//! answer guards, the grounding check and the rule judge, so all three read a
+//! reply the same way.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::fold::fold;
+
+static BRACKET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\[\]\n]{1,300})\]").expect("valid pattern"));
+static CITATION_ID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[A-Z]{1,2}-\d{4}(?:#s\d+)?|policy:[a-z0-9-]+#[a-z0-9-]+)$").expect("valid pattern")
+});
+
+static QUOTED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"“[^”]*”|„[^“”]*[“”]|"[^"]*"|\[[^\]]*\]"#).expect("valid pattern"));
+
+/// The reply's own words: quoted passages (`“…”`, `„…“`, `"…"`) and bracketed
+/// citations removed. A German reply quoting the English catalogue is still
+/// German; language checks look at these words only.
+pub fn own_words(reply: &str) -> std::borrow::Cow<'_, str> {
+    QUOTED.replace_all(reply, " ")
+}
+
+/// Citation ids in a reply, in order of first appearance, without duplicates.
+/// A bracket may hold several ids separated by `,` or `;`.
+pub fn citations(reply: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for cap in BRACKET.captures_iter(reply) {
+        for part in cap[1].split([',', ';']) {
+            let id = part.trim();
+            if CITATION_ID.is_match(id) && !out.iter().any(|o| o == id) {
+                out.push(id.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Where each citation id sits in a reply: (byte range of the id, id), in
+/// order, every occurrence (the same brackets [`citations`] reads).
+pub fn citation_spans(reply: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    for cap in BRACKET.captures_iter(reply) {
+        let Some(inner) = cap.get(1) else { continue };
+        let mut at = inner.start();
+        for part in inner.as_str().split([',', ';']) {
+            let lead = part.len() - part.trim_start().len();
+            let id = part.trim();
+            if CITATION_ID.is_match(id) {
+                out.push((at + lead..at + lead + id.len(), id.to_owned()));
+            }
+            at += part.len() + 1;
+        }
+    }
+    out
+}
+
+static QUOTE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"“[^”\n]*”|„[^“”\n]*[“”]|"[^"\n]*"|«[^»\n]*»|»[^«\n]*«"#).expect("valid pattern"));
+// A sentence ends after . ! ? … and any closing quotes or citation brackets.
+static SENTENCE_END: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"[.!?…]+(["”“»«')]|[ \t]*\[[^\]\n]{1,300}\])*(\s+|$)|\n+"#).expect("valid pattern"));
+static CLAUSE_BREAK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)[,;:–—()“”„"«»]|\s-\s|\b(and|or|but|however|although|though|whereas|while|und|oder|aber|jedoch|sondern|allerdings|obwohl|während)\b"#)
+        .expect("valid pattern")
+});
+static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(not|no|never|none|neither|nor|without|cannot|nicht|nie|niemals|kein\w*|ohne|exclud\w*|ausgeschlossen)\b|n['’]t\b")
+        .expect("valid pattern")
+});
+static REPORTED_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(you\s+(asked|ask|wanted\s+to\s+know|are\s+asking|were\s+asking|wonder(ed)?)\s+(whether|if)|(for\s+)?asking\s+(whether|if)|(sie\s+)?(fragen|fragten|möchten\s+wissen|wollten\s+wissen),?\s+ob|(ihre|der)\s+frage,?\s+ob|your\s+question\s+(whether|if))\b")
+        .expect("valid pattern")
+});
+
+/// One sentence of a reply's own text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sentence {
+    /// The sentence, trimmed, with its end punctuation.
+    pub text: String,
+    /// Ends with `?`.
+    pub question: bool,
+    /// Byte ranges of its clauses (between clause breaks).
+    pub clauses: Vec<(usize, usize)>,
+}
+
+/// The reply's own text: quoted passages that repeat the customer's words
+/// (at least 2 words, 80% of them found in the customer's messages) are
+/// blanked out. Quoted catalogue passages stay: quoting the record conveys it.
+pub fn own_text(reply: &str, customer: &[&str]) -> String {
+    let customer_words: std::collections::HashSet<String> = customer.iter().flat_map(|t| words(t)).collect();
+    QUOTE
+        .replace_all(reply, |cap: &regex::Captures<'_>| {
+            let inner = words(&cap[0]);
+            let shared = inner.iter().filter(|w| customer_words.contains(*w)).count();
+            if inner.len() >= 2 && shared * 5 >= inner.len() * 4 {
+                " ".repeat(cap[0].len())
+            } else {
+                cap[0].to_owned()
+            }
+        })
+        .into_owned()
+}
+
+pub(crate) fn words(text: &str) -> Vec<String> {
+    fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+}
+
+/// Splits text into sentences (after `.`, `!`, `?`, `…` followed by space or
+/// the end, and at line breaks; `3.57` and `1.650` stay whole), each with its
+/// clauses. A clause that reports the customer's question ("you asked
+/// whether …") is dropped.
+pub fn sentences(text: &str) -> Vec<Sentence> {
+    let mut out = vec![];
+    let mut start = 0;
+    let mut push = |piece: &str| {
+        let trimmed = piece.trim();
+        if trimmed.is_empty() {
+            return;
+        }
+        let mut clauses = vec![];
+        let mut from = 0;
+        for m in CLAUSE_BREAK.find_iter(trimmed) {
+            clauses.push((from, m.start()));
+            from = m.end();
+        }
+        clauses.push((from, trimmed.len()));
+        let text = clause_filtered(trimmed, &clauses);
+        out.push(Sentence { question: trimmed.ends_with('?'), text, clauses });
+    };
+    for m in SENTENCE_END.find_iter(text) {
+        push(&text[start..m.end()]);
+        start = m.end();
+    }
+    push(&text[start..]);
+    out
+}
+
+/// Blanks the clauses that report the customer's question ("you asked
+/// whether heating is included"), keeping byte offsets.
+fn clause_filtered(sentence: &str, clauses: &[(usize, usize)]) -> String {
+    let mut s = sentence.to_owned();
+    for &(a, b) in clauses {
+        if REPORTED_QUESTION.is_match(&sentence[a..b]) {
+            s.replace_range(a..b, &" ".repeat(b - a));
+        }
+    }
+    s
+}
+
+/// Whether the match `[a, b)` follows a negation in its clause. A match
+/// that spans clauses is not negated (no one clause scopes it).
+pub fn negated(sentence: &Sentence, a: usize, b: usize) -> bool {
+    let Some(&(s, e)) = sentence.clauses.iter().find(|(s, e)| *s <= a && a < *e) else { return false };
+    b <= e && NEGATION.find_iter(&sentence.text[s..a]).next().is_some()
+}
+
+/// Indices of the clauses that the byte range `[a, b)` touches.
+pub fn clauses_of(sentence: &Sentence, a: usize, b: usize) -> std::ops::Range<usize> {
+    let first = sentence.clauses.iter().position(|(_, e)| a < *e).unwrap_or(0);
+    let last = sentence.clauses.iter().rposition(|(s, _)| *s < b.max(a + 1)).unwrap_or(first);
+    first..last.max(first) + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn customer_quotes_are_removed_catalogue_quotes_kept() {
+        let reply = "On your question “Is heating included in the utilities for HH-1001?”: “Utilities (Nebenkosten) are an additional 240 EUR per month, heating included.” [HH-1001#s5]";
+        let own = own_text(reply, &["Is heating included in the utilities for HH-1001?"]);
+        assert!(!own.contains("Is heating included"), "{own}");
+        assert!(own.contains("heating included.”"), "{own}");
+    }
+
+    #[test]
+    fn sentences_end_after_closing_quotes_and_citations() {
+        let s = sentences("“Rent is 240 EUR.” [HH-1001#s5] “Tenants pay no commission.” [policy:commission#rentals]");
+        assert_eq!(s.len(), 2, "{s:?}");
+    }
+
+    #[test]
+    fn sentences_keep_numbers_whole_and_mark_questions() {
+        let s = sentences("The levy is 3.57 percent. Rent is 1.650 €! Is that fine? Yes");
+        let texts: Vec<&str> = s.iter().map(|x| x.text.trim()).collect();
+        assert_eq!(texts, ["The levy is 3.57 percent.", "Rent is 1.650 €!", "Is that fine?", "Yes"]);
+        assert_eq!(s.iter().map(|x| x.question).collect::<Vec<_>>(), [false, false, true, false]);
+    }
+
+    #[test]
+    fn negation_outside_the_match_counts_inside_does_not() {
+        let s = &sentences("Heating is not included, the utilities are 240 EUR.")[0];
+        let included = s.text.find("included").unwrap();
+        assert!(negated(s, included, included + 8));
+        let n = s.text.find("240").unwrap();
+        assert!(!negated(s, n, n + 3), "the negation is in another clause");
+        let s = &sentences("Heating is not included in the 240 EUR utilities.")[0];
+        let n = s.text.find("240").unwrap();
+        assert!(negated(s, n, n + 3));
+        let s = &sentences("The levy is estimated at 18,000 EUR and is not yet final.")[0];
+        let n = s.text.find("estimated").unwrap();
+        assert!(!negated(s, n, n + 9), "the negation scopes forward");
+        let t = &sentences("The building has no lift.")[0];
+        let a = t.text.find("no lift").unwrap();
+        assert!(!negated(t, a, a + 7), "a negation inside the match is the fact itself");
+    }
+
+    #[test]
+    fn reported_questions_are_not_the_reply_s_own_claims() {
+        let s = &sentences("You asked whether heating is included, and I have passed it on.")[0];
+        assert!(!s.text.contains("heating is included"), "{}", s.text);
+    }
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+
+    #[test]
+    fn citation_spans_point_at_each_id() {
+        let reply = "Heating is included [HH-1001#s5; policy:deposit#amount] and [x] [HH-1001].";
+        let spans = citation_spans(reply);
+        let ids: Vec<&str> = spans.iter().map(|(r, _)| &reply[r.clone()]).collect();
+        assert_eq!(ids, ["HH-1001#s5", "policy:deposit#amount", "HH-1001"]);
+        assert!(spans.iter().all(|(r, id)| &reply[r.clone()] == id));
+    }
+}
