@@ -67,7 +67,7 @@ fn anthropic_agent(request: &Request) -> ResponseTemplate {
     let usage = json!({"input_tokens": 900, "output_tokens": 40, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0});
     let reply = if has_result {
         json!({"id": "msg_2", "type": "message", "role": "assistant", "model": "claude-test",
-               "content": [{"type": "text", "text": "Thank you for your message. A colleague will get back to you about this."}],
+               "content": [{"type": "text", "text": "Thank you for your message. Which listing do you mean, and by when do you need an answer?"}],
                "stop_reason": "end_turn", "usage": usage})
     } else {
         json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
@@ -84,7 +84,7 @@ fn openai_agent(request: &Request, delay: Duration) -> ResponseTemplate {
     let has_result = messages.iter().any(|m| m["role"] == "tool");
     let usage = json!({"prompt_tokens": 900, "completion_tokens": 40, "total_tokens": 940});
     let message = if has_result {
-        json!({"role": "assistant", "content": "Thank you for your message. A colleague will get back to you about this."})
+        json!({"role": "assistant", "content": "Thank you for your message. Which listing do you mean, and by when do you need an answer?"})
     } else {
         json!({"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
                "function": {"name": "search_knowledge", "arguments": json!({"query": first_user_text(&body)}).to_string()}}]})
@@ -386,7 +386,9 @@ fn rescore_changes_exactly_the_case_whose_pattern_changed() {
     assert!(matches!(base.status.code(), Some(0 | 1)), "{}", texts(&base).1);
     // The stored run's trace holds everything grading needs; the rescore reads
     // only those files (its API takes no model and no toolbox).
-    let changed = cases_with("facts.yaml", r"patterns: ['\b240\b']", r"patterns: ['\bno-such-words\b']");
+    // A pattern (not the item's text) changes: a must_not pattern that now matches the stored reply. (A `must`
+    // pattern changed to match nothing would not flip it: the item's text still conveys it by meaning.)
+    let changed = cases_with("facts.yaml", "'(excluding|excludes) heating']", "'(excluding|excludes) heating', 'heating is included']");
     let r = inquiry_bin(&[
         "rescore",
         &format!("{out}/base"),
@@ -405,7 +407,7 @@ fn rescore_changes_exactly_the_case_whose_pattern_changed() {
     assert_eq!(changes.len(), 1, "{v:#}");
     assert_eq!(changes[0]["case"], "heating-hh-1001");
     assert_eq!((changes[0]["before"].as_str(), changes[0]["after"].as_str()), (Some("pass"), Some("fail")));
-    assert!(changes[0]["after_line"].as_str().unwrap().contains("must 2 not conveyed"), "{v:#}");
+    assert!(changes[0]["after_line"].as_str().unwrap().contains("must_not 1 stated"), "{v:#}");
     let report = read_json(&dir.path().join("after/report.json"));
     let base_report = read_json(&dir.path().join("base/report.json"));
     let passed = |r: &Value| r["cases"].as_array().unwrap().iter().filter(|c| c["passed"] == true).count();

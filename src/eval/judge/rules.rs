@@ -170,7 +170,7 @@ impl RuleJudge {
                 } else if let Some((p, s)) = must_hit(pats, &sents, &forbidden, &|_| false) {
                     g.undecide(format!("matched `{}` only in a sentence grounding flags: {}", p.as_str(), excerpt(&s)));
                 } else if meaning {
-                    grade_must_by_meaning(&mut g, &item.text, &sents, &flagged);
+                    grade_must_by_meaning(&mut g, &item.text, &sents, &forbidden, &flagged);
                 } else {
                     g.decide(false, "pattern", "no pattern matched".into());
                 }
@@ -225,7 +225,15 @@ impl RuleJudge {
 }
 
 /// A `must` item no pattern conveyed: by meaning, undecided or not conveyed.
-fn grade_must_by_meaning(g: &mut ItemGrade, text: &str, sents: &[Sentence], flagged: &dyn Fn(&Sentence) -> bool) {
+/// As with patterns, a sentence that makes a `must_not` statement conveys
+/// nothing ("Free heating included" does not convey "heating is included").
+fn grade_must_by_meaning(
+    g: &mut ItemGrade,
+    text: &str,
+    sents: &[Sentence],
+    forbidden: &[&Regex],
+    flagged: &dyn Fn(&Sentence) -> bool,
+) {
     let Some(m) = best_match(&ItemMeaning::new(text), sents) else {
         g.decide(false, "meaning", "no sentence shares its content words".into());
         return;
@@ -239,7 +247,9 @@ fn grade_must_by_meaning(g: &mut ItemGrade, text: &str, sents: &[Sentence], flag
         if m.figures_agree { "" } else { ", figures differ" }
     );
     if agrees && m.similarity >= MUST_CONVEYED {
-        if flagged(&sents[m.sentence]) {
+        if !forbidden_clauses(&sents[m.sentence], forbidden).is_empty() {
+            g.decide(false, "meaning", format!("not conveyed: the matching sentence makes a must_not statement ({what})"));
+        } else if flagged(&sents[m.sentence]) {
             g.undecide(format!("matched by meaning only in a sentence grounding flags ({what})"));
         } else {
             g.decide(
