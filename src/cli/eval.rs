@@ -231,6 +231,12 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         super::interrupt_signal(),
         &traces,
     ))?;
+    let mut result = result;
+    result.judge_notes = crate::eval::judge_check::judge_notes(
+        &result.judge,
+        &model_id,
+        std::path::Path::new("reports/judge-check/report.json"),
+    );
     // The comparison is made before the set is written, so its report.html shows it.
     let comparison = match &baseline {
         Some(base) => {
@@ -264,16 +270,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("GITHUB_STEP_SUMMARY {}: cannot write", summary.display()))?;
     }
     eprint!("{}", report::render_terminal(&result));
-    if args.judge.judge == "rules" {
-        let measured = std::path::Path::new("reports/judge-check/report.json");
-        if let Some(line) = crate::eval::judge_check::measured_agreement(measured, "rules") {
-            eprintln!("{line}");
-        }
-        if !model_id.starts_with("demo") {
-            eprintln!(
-                "warning: the rule judge grades {model_id}, a model it was not built for: on replies worded like a real model it misses wrong ones and fails right ones far more often than on the demo's (see `inquiry judge-check`); use --judge rules+llm or --judge llm for a verdict you can rely on"
-            );
-        }
+    for note in &result.judge_notes {
+        eprintln!("{note}");
     }
     eprintln!(
         "report: {} and {} (traces in {})",

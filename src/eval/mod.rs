@@ -541,6 +541,12 @@ pub struct EvalReport {
     pub cases: Vec<CaseReport>,
     /// Wall time of the whole eval (ms).
     pub wall_ms: u64,
+    /// What the judge's verdicts are worth: its agreement with the hand
+    /// labels as last measured by `inquiry judge-check` (committed in
+    /// `reports/judge-check/`), and a warning when the rule judge grades a
+    /// model it was not built for ([`judge_check::judge_notes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judge_notes: Vec<String>,
 }
 
 impl EvalReport {

@@ -267,6 +267,9 @@ pub fn render_markdown(r: &EvalReport) -> String {
     let _ = writeln!(s, "- Date: {}", r.date);
     let _ = writeln!(s, "- Git commit: {}", r.git_commit.as_deref().unwrap_or("unknown"));
     let _ = writeln!(s, "- Model: `{}`; judge: `{}`", r.model, r.judge);
+    for note in &r.judge_notes {
+        let _ = writeln!(s, "- Judge: {note}");
+    }
     let _ = writeln!(
         s,
         "- Retrieval: embedder `{}`, reranker `{}`, {}",

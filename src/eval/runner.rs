@@ -345,6 +345,7 @@ pub async fn run_eval(
         golden,
         cases: case_reports,
         wall_ms: 0,
+        judge_notes: vec![],
     };
     let mut report = finish_report(base, &cases, &setup.thresholds, judge.is_some());
     report.wall_ms = started.elapsed().as_millis() as u64;

@@ -40,8 +40,12 @@ use super::text::{citations, own_text, sentences};
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
 
+/// Clause breaks. German "aber", "jedoch", "allerdings", "also" and English
+/// "however" are left out: mid-clause they are adverbs ("entfällt dabei aber
+/// nicht"), and splitting there cuts the negation off its verb; as
+/// conjunctions they follow a comma, which breaks anyway.
 static GCLAUSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)[;:–—]|,\s|\s-\s|\b(and|but|however|although|though|whereas|while|so|und|aber|jedoch|sondern|allerdings|obwohl|während|also|denn)\b")
+    Regex::new(r"(?i)[;:–—]|,\s|\s-\s|\b(and|but|although|though|whereas|while|so|und|sondern|obwohl|während|denn)\b")
         .expect("valid pattern")
 });
 static CONCLUSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -74,7 +78,7 @@ static SELF: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)")
+    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b")
         .expect("valid pattern")
 });
 static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -84,7 +88,23 @@ static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
 /// Hedges a reply may not add on its own (the evidence-side list above also
 /// has the records' own estimate words).
 static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
+    Regex::new(r"\b(voraussichtlich|expected to|depends on|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
+        .expect("valid pattern")
+});
+
+/// A request to the customer or an offer of the assistant's own next step
+/// ("tell me the city and I'll look", "a weather service will have the
+/// forecast"): no fact about the records, so nothing to ground when the tools
+/// returned nothing.
+static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(or |and |oder |und )?(tell|send|give|let|ask|check|try|contact|use|see|nennen|sagen|schicken|senden|schreiben|geben|fragen|wenden|schauen|versuchen|nutzen)\b|\b(i'll|i will|ich werde|schaue ich|suche ich|sehe ich)\b.{0,40}\b(look|search|check|find|nach|heraus)|\b(weather service|wetterdienst|wetter-app|weather app|search engine|suchmaschine|restaurant guide|another source|andere quelle)\b.{0,30}\b(will|can|could|should|may|kann|konnen|hilft|helfen)\b|\b(you will|you'll|sie) (receive|get|erhalten|bekommen)\b.{0,60}\b(confirmation|bestatigung|answer|antwort|reply|nachricht)\b")
+        .expect("valid pattern")
+});
+
+/// A finite verb or auxiliary (English and German): a clause with one
+/// asserts something; a list item without one only names a thing.
+static VERB: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(is|are|was|were|be|been|has|have|had|can|could|may|must|will|does|do|did|pays?|costs?|includes?|lies|ist|sind|war|waren|wird|werden|wurde|wurden|hat|haben|hatte|kann|konnen|darf|durfen|muss|mussen|soll|gilt|gelten|zahlt|zahlen|kostet|kosten|liegt|steht|gibt|\w+ed)\b")
         .expect("valid pattern")
 });
 
@@ -92,7 +112,8 @@ static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
 struct EvClause {
     source: String,
     listing: Option<String>,
-    text: String,
+    /// The clause itself (the reason quotes it).
+    clause: String,
     terms: Vec<Term>,
     polarity: Polarity,
     hedged: bool,
@@ -111,11 +132,17 @@ fn clauses(text: &str) -> Vec<(bool, &str)> {
     let mut from = 0;
     let mut conclusive = false;
     for m in GCLAUSE.find_iter(&masked) {
-        if m.start() > from && text.is_char_boundary(m.start()) && text.is_char_boundary(m.end()) {
-            out.push((conclusive, &text[from..m.start()]));
-            from = m.end();
-            conclusive = CONCLUSION.is_match(m.as_str());
+        if m.start() < from || !text.is_char_boundary(m.start()) || !text.is_char_boundary(m.end()) {
+            continue;
         }
+        if m.start() > from {
+            out.push((conclusive, &text[from..m.start()]));
+            conclusive = false;
+        }
+        // ", so you can bring your dog": the comma and the conclusion word
+        // meet with nothing between; the clause after them still concludes.
+        from = m.end();
+        conclusive |= CONCLUSION.is_match(m.as_str());
     }
     if text.is_char_boundary(from) {
         out.push((conclusive, &text[from..]));
@@ -127,16 +154,38 @@ fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
     let mut out = vec![];
     for p in &evidence.passages {
         for sentence in crate::chunk::split_sentences(&p.text) {
-            for (_, c) in clauses(&sentence) {
+            let parts = clauses(&sentence);
+            // A comma may list ("not charged any fee for viewings, documents
+            // or the rental contract") rather than start a clause: the whole
+            // sentence is a second reading, so a reply that agrees with it is
+            // never called a contradiction of one of its list items.
+            // (Only where the sentence says nothing of inclusion: "not
+            // included and billed separately" mixes both kinds of word, and
+            // its clauses read it better than the whole.)
+            let listed = parts.len() > 1;
+            let whole = (listed && polarity(&PARENS.replace_all(&sentence, " ")).included.is_none())
+                .then_some((false, sentence.as_str()));
+            for (_, c) in parts.into_iter().chain(whole) {
                 let t = terms(c);
-                if t.is_empty() {
+                // One word split off a list ("Dogs | and cats are possible on
+                // request") states nothing; the whole sentence reads it.
+                if t.is_empty() || (listed && t.len() < 2 && c != sentence.as_str()) {
+                    continue;
+                }
+                // Nor does a noun phrase split off a list ("a back office"):
+                // without a verb or a polarity word it asserts nothing to contradict.
+                let pol = polarity(&PARENS.replace_all(c, " "));
+                if listed
+                    && !(pol.negated || pol.included.is_some() || pol.qualified || pol.permits)
+                    && !VERB.is_match(&plain(c))
+                {
                     continue;
                 }
                 let field = p.source.rsplit_once('.').map(|(_, f)| f).filter(|f| !f.contains(' '));
                 out.push(EvClause {
                     source: p.source.clone(),
                     listing: p.listing.clone(),
-                    text: p.text.clone(),
+                    clause: c.to_owned(),
                     terms: t,
                     polarity: polarity(&PARENS.replace_all(c, " ")),
                     hedged: HEDGE.is_match(&plain(c)),
@@ -153,6 +202,38 @@ fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
 fn about_same(a: &[Term], b: &[Term]) -> bool {
     let sh = shared(a, &vocabulary(b));
     sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 2)
+}
+
+/// Words that carry a clause's polarity (included, extra, allowed), not its
+/// subject: "heating included" and "heating is extra" are both about heating.
+static MARKERS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
+    ["include", "included", "extra", "additional", "separate", "separately", "allowed", "possible", "permitted", "cover", "covered", "part"]
+        .iter()
+        .flat_map(|w| crate::retrieval::analyzer::analyze(w))
+        .collect()
+});
+
+/// The subject terms of a clause: its terms without the polarity words and
+/// without figures (the figure checks compare those).
+fn focus(t: &[Term]) -> Vec<Term> {
+    t.iter()
+        .filter(|t| !t.iter().any(|w| MARKERS.contains(w)) && !t[0].chars().all(|c| c.is_ascii_digit()))
+        .cloned()
+        .collect()
+}
+
+/// Whether a reply clause and an evidence clause share their subject closely
+/// enough for opposite polarity to be a contradiction: two shared subject
+/// terms, or one when either clause is about that one thing alone. ("HH-1002
+/// is at the top of the building" shares only "building" with "The building
+/// has no lift" and contradicts nothing.)
+fn same_subject(reply: &[Term], ev: &[Term]) -> bool {
+    let (a, b) = (focus(reply), focus(ev));
+    let sh = shared(&a, &vocabulary(&b));
+    // One shared subject term is enough only for a short reply clause: "you
+    // won't get a heating bill of your own" is about the bill, not about
+    // whether heating is included.
+    sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 1 && a.len() <= 2)
 }
 
 /// The sentence without quoted passages that are verbatim evidence and
@@ -250,11 +331,16 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             }
         }
         if role == SentenceRole::Claim {
-            check_figures(text, &body, evidence, &customer_text, &mut push);
+            let named_here: Vec<String> =
+                LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).filter(|n| known.contains(n)).collect();
+            check_figures(text, &body, &named_here, evidence, &customer_text, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
+                let p = polarity(&folded);
                 if sentence_terms.len() >= 2
-                    && !polarity(&folded).negated
+                    && !p.negated
+                    && !p.conditional
+                    && !REQUEST.is_match(&folded)
                     && !customer_covers(&sentence_terms, &customer_terms)
                 {
                     push(FindingKind::Unsupported, "no tool result supports it".into(), None);
@@ -272,20 +358,26 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     if p.conditional {
                         continue;
                     }
-                    let same: Vec<&EvClause> = evc
+                    // Clauses on the same topic; for a plain yes/no of polarity the
+                    // subject must be shared too, unless the reply grants a permission
+                    // (then "possible" / "allowed" is the subject).
+                    let related: Vec<&EvClause> = evc
                         .iter()
                         .filter(in_scope)
                         .filter(|e| !e.polarity.conditional && !e.listish && about_same(&ct, &e.terms))
                         .collect();
-                    let Some(first) = same.first() else { continue };
-                    if same.iter().all(|e| p.disagrees(&e.polarity)) {
+                    let same: Vec<&EvClause> =
+                        related.iter().copied().filter(|e| p.permits || same_subject(&ct, &e.terms)).collect();
+                    if let Some(first) = same.first().filter(|_| same.iter().all(|e| p.disagrees(&e.polarity))) {
                         push(
                             FindingKind::Contradicted,
-                            format!("says the opposite of [{}]: “{}”", first.source, first.text),
+                            format!("“{}” says the opposite of [{}]: “{}”", c.trim(), first.source, first.clause),
                             Some(first.source.clone()),
                         );
                         break;
                     }
+                    let Some(first) = related.first() else { continue };
+                    let same = &related;
                     if p.negated || !p.permits {
                         continue;
                     }
@@ -294,7 +386,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     if !qualified && same.iter().all(|e| e.polarity.qualified && !e.polarity.negated) {
                         push(
                             FindingKind::Contradicted,
-                            format!("drops the condition of [{}]: “{}”", first.source, first.text),
+                            format!("“{}” drops the condition of [{}]: “{}”", c.trim(), first.source, first.clause),
                             Some(first.source.clone()),
                         );
                         break;
@@ -302,7 +394,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     if sentence_qualified && same.iter().all(|e| !e.polarity.qualified && !e.polarity.negated) {
                         push(
                             FindingKind::Contradicted,
-                            format!("adds a condition that [{}] does not have: “{}”", first.source, first.text),
+                            format!("“{}” adds a condition that [{}] does not have: “{}”", c.trim(), first.source, first.clause),
                             Some(first.source.clone()),
                         );
                         break;
@@ -344,13 +436,21 @@ fn customer_covers(t: &[Term], customer: &[Term]) -> bool {
 fn check_figures(
     text: &str,
     body: &str,
+    named: &[String],
     evidence: &Evidence,
     customer: &str,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let cited = citations(text);
+    let mut kinds = super::binding::figure_kinds(body);
     for f in figures(body) {
+        let at = kinds.iter().position(|(k, _)| k.kind == f.kind && super::numbers::same_value(k.value, f.value));
+        let own_kinds = at.map(|i| kinds.remove(i).1).unwrap_or_default();
         if evidence.user_wrote(f.value) {
+            continue;
+        }
+        if let Some((reason, source)) = super::binding::misbinding(&f, &own_kinds, named, evidence) {
+            push(FindingKind::Contradicted, reason, source);
             continue;
         }
         if !evidence.tool_supports(&f) {
@@ -458,7 +558,7 @@ mod policy_tests {
                     "{:?} {:?} {:?}",
                     c.polarity.negated,
                     c.terms.iter().map(|t| &t[0]).collect::<Vec<_>>(),
-                    c.text.len()
+                    c.clause.len()
                 );
             }
             for (_, c) in

@@ -11,6 +11,7 @@
 //!
 //! This module imports nothing of `agent` or `eval`.
 
+mod binding;
 mod claims;
 pub mod evidence;
 pub mod numbers;

@@ -176,8 +176,46 @@ pub fn parse_number(token: &str) -> Option<f64> {
     normalised.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
-/// Every price, area and percentage figure in `text`, in order.
+/// Number words that may stand before a percent sign's word ("dreieinhalb
+/// Prozent", "three and a half percent"), with their values.
+const NUMBER_WORDS: &[(&str, f64)] = &[
+    ("one", 1.0), ("two", 2.0), ("three", 3.0), ("four", 4.0), ("five", 5.0), ("six", 6.0),
+    ("seven", 7.0), ("eight", 8.0), ("nine", 9.0), ("ten", 10.0),
+    ("ein", 1.0), ("eins", 1.0), ("zwei", 2.0), ("drei", 3.0), ("vier", 4.0), ("fünf", 5.0), ("funf", 5.0),
+    ("sechs", 6.0), ("sieben", 7.0), ("acht", 8.0), ("neun", 9.0), ("zehn", 10.0),
+];
+
+static WORD_PERCENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eins?|zwei|drei|vier|f[üu]nf|sechs|sieben|acht|neun|zehn)(einhalb|\s+and\s+a\s+half)?\s+(percent|per\s+cent|prozent)\b")
+        .expect("valid pattern")
+});
+
+/// Percentages written in words ("dreieinhalb Prozent" is 3.5 %). Only with
+/// a percent word: a bare "three" is a count, not a figure.
+fn word_percentages(text: &str) -> Vec<(usize, Figure)> {
+    WORD_PERCENT
+        .captures_iter(text)
+        .filter_map(|c| {
+            let m = c.get(0)?;
+            let word = c[1].to_lowercase();
+            let base = NUMBER_WORDS.iter().find(|(w, _)| *w == word)?.1;
+            let value = base + if c.get(2).is_some() { 0.5 } else { 0.0 };
+            let period = period_around(text, m.start(), m.end());
+            Some((m.start(), Figure { kind: FigureKind::Percent, value, text: m.as_str().to_owned(), period }))
+        })
+        .collect()
+}
+
+/// Every price, area and percentage figure in `text`, in order (digits, and
+/// percentages in number words).
 pub fn figures(text: &str) -> Vec<Figure> {
+    let mut out: Vec<(usize, Figure)> = digit_figures(text);
+    out.extend(word_percentages(text));
+    out.sort_by_key(|(at, _)| *at);
+    out.into_iter().map(|(_, f)| f).collect()
+}
+
+fn digit_figures(text: &str) -> Vec<(usize, Figure)> {
     FIGURE
         .captures_iter(text)
         .filter_map(|c| {
@@ -196,7 +234,7 @@ pub fn figures(text: &str) -> Vec<Figure> {
                 (c.name("num")?.as_str(), kind)
             };
             let period = if kind == FigureKind::Area { None } else { period_around(text, m.start(), m.end()) };
-            Some(Figure { kind, value: parse_number(num)?, text: whole, period })
+            Some((m.start(), Figure { kind, value: parse_number(num)?, text: whole, period }))
         })
         .collect()
 }
@@ -259,6 +297,11 @@ mod tests {
             ("3.5 per cent", Some((Percent, 3.5))),
             ("3,5 Prozent", Some((Percent, 3.5))),
             ("10%", Some((Percent, 10.0))),
+            ("um dreieinhalb Prozent", Some((Percent, 3.5))),
+            ("three and a half percent", Some((Percent, 3.5))),
+            ("drei Prozent", Some((Percent, 3.0))),
+            ("three rooms", None),
+            ("one of our colleagues", None),
             ("78 m²", Some((Area, 78.0))),
             ("78 m2", Some((Area, 78.0))),
             ("78 qm", Some((Area, 78.0))),

@@ -25,7 +25,7 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|nor|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen)\b|n't\b|n’t\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free)\b|n't\b|n’t\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -116,6 +116,9 @@ mod tests {
             "pets are no longer allowed",
             "subletting is excluded",
             "Untervermietung ist ausgeschlossen",
+            "In B-2001 dürfen weder Hunde noch Katzen gehalten werden",
+            "neither dogs nor cats are allowed",
+            "Eine jährliche Abrechnung entfällt",
         ] {
             assert!(polarity(negated).negated, "{negated}");
         }
@@ -124,6 +127,7 @@ mod tests {
             "the building has a lift",
             "Der Vermieter stellt die Bestätigung aus",
             "ohne WBS kann die Wohnung nicht vermietet werden",
+            "Eine Abrechnung am Jahresende entfällt dabei aber nicht",
         ] {
             assert!(!polarity(plain).negated, "{plain}");
         }

@@ -226,11 +226,15 @@ fn judge_check_runs_offline_on_the_committed_labels() {
     assert_eq!(code, Some(0), "{err}");
     let r: Value = serde_json::from_str(&stdout).unwrap();
     let splits: Vec<&str> = r["agreement"].as_array().unwrap().iter().map(|a| a["split"].as_str().unwrap()).collect();
-    assert_eq!(splits, ["dev", "test", "all"]);
-    let all = &r["agreement"][2];
+    assert_eq!(splits, ["dev", "dev2", "test", "all"]);
+    let all = &r["agreement"][3];
     assert!(all["replies"].as_u64().unwrap() >= 60, "{all:#}");
     assert!(all["item_kappa"].is_number() && all["human_pass_rate"].is_number() && all["judge_pass_rate"].is_number());
     assert!(all["false_passes"].is_u64() && all["false_fails"].is_u64());
+    // Per route, the items each decided; together they are every graded item.
+    let routed: u64 = all["routes"].as_array().unwrap().iter().map(|r| r["items"].as_u64().unwrap()).sum();
+    assert_eq!(routed, all["items"].as_u64().unwrap(), "{all:#}");
+    assert!(all["false_passes_items_only"].as_u64().unwrap() >= all["false_passes"].as_u64().unwrap());
     assert!(err.contains("item κ") && err.contains("false pass"), "{err}");
     let md = std::fs::read_to_string(dir.path().join("judge-check/report.md")).unwrap();
     assert!(md.contains("## Disagreements") && md.contains("> "), "every disagreement with its reply");

@@ -24,7 +24,7 @@
 
 use regex::Regex;
 
-use super::meaning::{best_match, ItemMeaning, MUST_CONVEYED, MUST_NOT_STATED, MUST_UNDECIDED};
+use super::meaning::{best_match, spread_match, ItemMeaning, MUST_CONVEYED, MUST_NOT_STATED, MUST_UNDECIDED};
 use super::{ItemGrade, Judge, JudgeError, Verdict};
 use crate::agent::model::Usage;
 use crate::agent::RunResult;
@@ -201,7 +201,17 @@ impl RuleJudge {
                                 excerpt(&unquoted[m.sentence].text)
                             ),
                         ),
-                        _ => g.decide(true, "pattern", "not stated".into()),
+                        Some(m) => g.decide(
+                            true,
+                            "meaning",
+                            format!(
+                                "not stated: no pattern; best sentence {} by meaning, similarity {:.2}, polarity {}",
+                                m.sentence + 1,
+                                m.similarity,
+                                if m.polarity_agrees && m.figures_agree { "agrees" } else { "differs" }
+                            ),
+                        ),
+                        None => g.decide(true, "meaning", "not stated: no pattern, no sentence shares its words".into()),
                     }
                 } else {
                     g.decide(true, "pattern", "not stated".into());
@@ -234,7 +244,13 @@ fn grade_must_by_meaning(
     forbidden: &[&Regex],
     flagged: &dyn Fn(&Sentence) -> bool,
 ) {
-    let Some(m) = best_match(&ItemMeaning::new(text), sents) else {
+    let item = ItemMeaning::new(text);
+    let ok = |m: &super::meaning::MeaningMatch| (m.polarity_agrees && m.figures_agree, m.similarity);
+    let best = match (best_match(&item, sents), spread_match(&item, sents)) {
+        (Some(a), Some(b)) => Some(if ok(&b) > ok(&a) { b } else { a }),
+        (a, b) => a.or(b),
+    };
+    let Some(m) = best else {
         g.decide(false, "meaning", "no sentence shares its content words".into());
         return;
     };

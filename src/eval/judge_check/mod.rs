@@ -22,6 +22,10 @@ use crate::grounding::Finding;
 use crate::stats::{cohen_kappa, wilson, Interval, Z95};
 use crate::tools::Toolbox;
 
+mod render;
+pub use render::{render_agreement_md, render_markdown, render_terminal};
+use render::{kappa, pct};
+
 /// Schema id of the judge-check JSON report.
 pub const JUDGE_CHECK_SCHEMA: &str = "inquiry.judge-check/v1";
 
@@ -74,6 +78,35 @@ pub struct Agreement {
     pub false_fail_rate: Option<f64>,
     /// Wilson 95% interval of the false-fail rate.
     pub false_fail_interval: Option<Interval>,
+    /// Wrong replies the judge passed on its item verdicts alone, before
+    /// grounding findings count (equal to `false_passes` for judges whose
+    /// verdicts grounding does not join).
+    #[serde(default)]
+    pub false_passes_items_only: usize,
+    /// Right replies the judge failed on its item verdicts alone.
+    #[serde(default)]
+    pub false_fails_items_only: usize,
+    /// Per route that decided items (`pattern`, `meaning`, `llm`, and
+    /// `undecided` for items no route decided): how many, and how many agree
+    /// with the human.
+    #[serde(default)]
+    pub routes: Vec<RouteAgreement>,
+}
+
+/// How one route of a judge did on the items it decided.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RouteAgreement {
+    /// `pattern`, `meaning`, `llm`, … or `undecided`.
+    pub route: String,
+    /// Items this route decided (or left undecided).
+    pub items: usize,
+    /// Of those, items where the judge's verdict equals the human's (an
+    /// undecided item counts as not passed).
+    pub agreeing: usize,
+    /// Items it passed that the human failed.
+    pub false_passes: usize,
+    /// Items it failed that the human passed.
+    pub false_fails: usize,
 }
 
 /// One item where the judge and the human disagree.
@@ -314,10 +347,37 @@ pub async fn judge_check(
     }
 }
 
+/// What an eval report says about its judge: for the rule judge, its
+/// measured agreement from `measured` (a judge-check `report.json`), and a
+/// warning when it grades a model other than the offline demo (on replies
+/// worded like a real model's it misses more wrong replies and fails more
+/// right ones). Empty for other judges.
+pub fn judge_notes(judge: &str, model: &str, measured: &std::path::Path) -> Vec<String> {
+    if judge != "rules" {
+        return vec![];
+    }
+    let mut notes = vec![];
+    match measured_agreement(measured, judge) {
+        Some(line) => notes.push(line),
+        None => notes.push(format!(
+            "judge `{judge}`: no measured agreement found ({} missing or of another judge; run `inquiry judge-check --out reports --name judge-check`)",
+            measured.display()
+        )),
+    }
+    if !model.starts_with("demo") {
+        notes.push(format!(
+            "warning: the rule judge grades {model}, a model it was not built for: on replies worded like a real model it misses wrong ones and fails right ones more often than on the demo's (the figures above are from such replies; see `inquiry judge-check`); use --judge rules+llm or --judge llm for a verdict you can rely on"
+        ));
+    }
+    notes
+}
+
 fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
     let mut item_pairs: Vec<(bool, bool)> = vec![];
     let mut decided_pairs: Vec<(bool, bool)> = vec![];
     let mut reply_pairs: Vec<(bool, bool)> = vec![];
+    let mut items_only_pairs: Vec<(bool, bool)> = vec![];
+    let mut routes: BTreeMap<String, RouteAgreement> = BTreeMap::new();
     for (l, r) in rows {
         let Some(v) = &r.verdict else { continue };
         let human: Vec<bool> = l.label.conveyed.iter().copied().chain(l.label.stated.iter().map(|s| !s)).collect();
@@ -327,6 +387,15 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
         decided_pairs.extend(human.iter().zip(&grades).filter(|(_, g)| !g.undecided).map(|(h, g)| (*h, g.ok)));
         let grounded = !r.grounding_counts || r.grounding.is_empty();
         reply_pairs.push((human.iter().all(|h| *h), judged.iter().all(|j| *j) && grounded));
+        items_only_pairs.push((human.iter().all(|h| *h), judged.iter().all(|j| *j)));
+        for (h, g) in human.iter().zip(&grades) {
+            let route = if g.undecided { "undecided".to_owned() } else { g.route.clone().unwrap_or_else(|| v.judge.clone()) };
+            let row = routes.entry(route.clone()).or_insert_with(|| RouteAgreement { route, ..Default::default() });
+            row.items += 1;
+            row.agreeing += usize::from(*h == g.ok);
+            row.false_passes += usize::from(!*h && g.ok);
+            row.false_fails += usize::from(*h && !g.ok);
+        }
     }
     let n = item_pairs.len();
     let rate = |k: usize, n: usize| (n > 0).then(|| k as f64 / n as f64);
@@ -357,6 +426,9 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
         false_fails,
         false_fail_rate: rate(false_fails, right),
         false_fail_interval: wilson(false_fails, right, Z95),
+        false_passes_items_only: items_only_pairs.iter().filter(|(h, j)| !h && *j).count(),
+        false_fails_items_only: items_only_pairs.iter().filter(|(h, j)| *h && !j).count(),
+        routes: routes.into_values().collect(),
     }
 }
 
@@ -384,147 +456,3 @@ pub fn measured_agreement(report_json: &std::path::Path, judge: &str) -> Option<
     ))
 }
 
-fn pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "unmeasured".to_owned(), |v| format!("{:.1}%", v * 100.0))
-}
-
-fn kappa(v: Option<f64>) -> String {
-    v.map_or_else(|| "undefined".to_owned(), |v| format!("{v:.3}"))
-}
-
-fn interval(i: Option<Interval>) -> String {
-    i.map_or_else(String::new, |i| format!(" [{:.1}%, {:.1}%]", i.lo * 100.0, i.hi * 100.0))
-}
-
-/// The agreement table (one row per split, then all), as Markdown.
-pub fn render_agreement_md(r: &JudgeCheckReport) -> String {
-    let mut s = String::from(
-        "| split | replies (graded) | items | item agreement | item κ | items decided (κ on them) | human / judge item pass rate | false pass items | false fail items | reply agreement | reply κ | false passes | false fails |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for a in &r.agreement {
-        let agree = |k: usize, n: usize| {
-            if n == 0 {
-                "n/a".to_owned()
-            } else {
-                format!("{k}/{n} ({:.1}%)", 100.0 * k as f64 / n as f64)
-            }
-        };
-        s.push_str(&format!(
-            "| {} | {} ({}) | {} | {} | {} | {} ({}) | {} / {} | {} | {} | {} | {} | {}/{} wrong ({}{}) | {}/{} right ({}{}) |\n",
-            a.split,
-            a.replies,
-            a.replies_graded,
-            a.items,
-            agree(a.items_agreeing, a.items),
-            kappa(a.item_kappa),
-            agree(a.items_decided, a.items),
-            kappa(a.decided_kappa),
-            pct(a.human_pass_rate),
-            pct(a.judge_pass_rate),
-            a.false_pass_items,
-            a.false_fail_items,
-            agree(a.replies_agreeing, a.replies_graded),
-            kappa(a.reply_kappa),
-            a.false_passes,
-            a.wrong_replies,
-            pct(a.false_pass_rate),
-            interval(a.false_pass_interval),
-            a.false_fails,
-            a.right_replies,
-            pct(a.false_fail_rate),
-            interval(a.false_fail_interval),
-        ));
-    }
-    s
-}
-
-/// The whole judge-check report as Markdown: agreement, gate, unmeasured
-/// labels and every disagreement with its reply.
-pub fn render_markdown(r: &JudgeCheckReport) -> String {
-    let mut s = format!("# Judge check: `{}`\n\n- Date: {}\n- Verdict: **{}**\n\n", r.judge, r.date, r.verdict);
-    s.push_str("## Agreement with the hand labels\n\n");
-    s.push_str(&render_agreement_md(r));
-    s.push_str("\nκ is Cohen's kappa (agreement beyond chance, from each rater's own pass rate); raw agreement is high whenever most items pass, so read it with the base rates beside it. A false pass is a wrong reply (or item) the judge passed; a false fail is a right one it failed. Intervals are Wilson 95%.\n\n## Gate\n\n| metric | value | bound | status |\n|---|---|---|---|\n");
-    for m in &r.metrics {
-        let bound = m.bounds.map(|b| match (b.min, b.max) {
-            (Some(lo), _) => format!(">= {lo}"),
-            (_, Some(hi)) => format!("<= {hi}"),
-            _ => String::new(),
-        });
-        s.push_str(&format!(
-            "| {} | {} | {} | {:?} |\n",
-            m.metric.name,
-            if m.metric.unit == "ratio" {
-                m.metric.display()
-            } else {
-                m.metric.value.map_or("unmeasured".into(), |v| format!("{v:.3}"))
-            },
-            bound.unwrap_or_default(),
-            m.status
-        ));
-    }
-    let unmeasured: Vec<&LabelResult> = r.labels.iter().filter(|l| l.unmeasured.is_some()).collect();
-    if !unmeasured.is_empty() {
-        s.push_str("\n## Unmeasured labels\n\n");
-        for l in unmeasured {
-            s.push_str(&format!("- `{}` ({}): {}\n", l.label, l.split, l.unmeasured.as_deref().unwrap_or("")));
-        }
-    }
-    s.push_str(&format!("\n## Disagreements ({})\n", r.disagreements.len()));
-    for d in &r.disagreements {
-        let what = match (d.kind.as_str(), d.judge_pass) {
-            ("must", true) => "judge: conveyed; human: not conveyed (false pass)",
-            ("must", false) => "judge: not conveyed; human: conveyed (false fail)",
-            (_, true) => "judge: not stated; human: stated (false pass)",
-            (_, false) => "judge: stated; human: not stated (false fail)",
-        };
-        s.push_str(&format!(
-            "\n### `{}` ({}) — {} {}: {}\n\n{what}{}\n\n> {}\n",
-            d.label,
-            d.split,
-            d.kind,
-            d.item,
-            d.text.replace('\n', " "),
-            d.judge_note.as_deref().map(|n| format!(" — {n}")).unwrap_or_default(),
-            d.reply.replace('\n', "\n> ")
-        ));
-    }
-    s
-}
-
-/// The terminal summary for stderr.
-pub fn render_terminal(r: &JudgeCheckReport) -> String {
-    let mut table = comfy_table::Table::new();
-    table.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
-    table.set_header([
-        "split",
-        "replies",
-        "items",
-        "item κ",
-        "decided (κ)",
-        "human/judge pass",
-        "false pass",
-        "false fail",
-        "reply κ",
-    ]);
-    for a in &r.agreement {
-        table.add_row([
-            a.split.clone(),
-            format!("{} ({} graded)", a.replies, a.replies_graded),
-            format!("{} ({} agree)", a.items, a.items_agreeing),
-            kappa(a.item_kappa),
-            format!("{}/{} ({})", a.items_decided, a.items, kappa(a.decided_kappa)),
-            format!("{} / {}", pct(a.human_pass_rate), pct(a.judge_pass_rate)),
-            format!("{}/{} replies, {} items", a.false_passes, a.wrong_replies, a.false_pass_items),
-            format!("{}/{} replies, {} items", a.false_fails, a.right_replies, a.false_fail_items),
-            kappa(a.reply_kappa),
-        ]);
-    }
-    let gates: Vec<String> = r
-        .metrics
-        .iter()
-        .filter(|m| m.bounds.is_some())
-        .map(|m| format!("{} {:?}", m.metric.name, m.status).to_lowercase())
-        .collect();
-    format!("{table}\n{} ({}): {} disagreements\n", r.verdict, gates.join(", "), r.disagreements.len())
-}

@@ -1,0 +1,177 @@
+//! Whether a figure in a reply is attached to what the records attach it
+//! to: the right listing, and the right kind of cost.
+//!
+//! The number guard only asks whether a figure exists somewhere in the
+//! evidence, so "the utilities add 95 EUR" passes when 95 EUR is the parking
+//! price, and K-4001's rent passes as K-4002's. Here each figure is bound:
+//!
+//! - to a *listing*: a figure in a sentence that names listings must be in
+//!   the evidence of one of them (or of a policy page), not only in another
+//!   listing's record;
+//! - to a *cost kind* (rent, utilities, parking, deposit, Hausgeld, special
+//!   levy, commission): each cost word belongs to the figure nearest to it in
+//!   its clause, on both sides. A figure the reply gives one kind, where every
+//!   passage holding that value gives it other kinds and none this one, is
+//!   misattributed. A figure with no cost word, or a value the records give
+//!   without one, is not judged.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::evidence::Evidence;
+use super::numbers::{figures, Figure};
+use crate::fold::plain;
+
+/// Cost kinds and the words (folded, German and English) that name them.
+/// Source: the catalogue's own terms (listing fields and policy pages).
+static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+    [
+        ("utilities", r"\b(utilities|utility costs?|nebenkosten\w*|betriebskosten\w*|running costs|service charges?)\b"),
+        ("parking", r"\b(parking( space)?|car park|stellplatz\w*|tiefgarage\w*|garage|parkplatz\w*)\b"),
+        ("deposit", r"\b(deposit|kaution|mietkaution|security deposit)\b"),
+        ("Hausgeld", r"\b(hausgeld\w*)\b"),
+        ("special levy", r"\b(special levy|levy|sonderumlage\w*|umlage)\b"),
+        ("commission", r"\b(commission|provision|kauferprovision|maklerprovision|courtage)\b"),
+        (
+            "rent",
+            r"\b(rent|cold rent|warm rent|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|miete|mietpreis|nettokaltmiete)\b",
+        ),
+        ("purchase price", r"\b(purchase price|kaufpreis\w*|asking price)\b"),
+    ]
+    .into_iter()
+    .map(|(k, p)| (k, Regex::new(p).expect("valid pattern")))
+    .collect()
+});
+
+/// Splits at clause breaks (not at parentheses: "Utilities (Nebenkosten) are
+/// 310 EUR"): a cost word belongs to a figure of its own clause.
+static BREAK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[;:.!?\[\]]|,\s|\s[–—-]\s|\b(and|und|but|aber|while|whereas|plus)\b").expect("valid pattern"));
+
+/// The cost kinds each figure of `text` is given: every cost word goes to
+/// the nearest figure of its clause (by byte distance). Returns (figure,
+/// kinds) in order.
+pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
+    let folded = plain(text);
+    let mut out = vec![];
+    let mut from = 0;
+    let mut pieces: Vec<&str> = vec![];
+    for m in BREAK.find_iter(&folded) {
+        pieces.push(&folded[from..m.start()]);
+        from = m.end();
+    }
+    pieces.push(&folded[from..]);
+    for piece in pieces {
+        let figs: Vec<(usize, Figure)> = figures(piece)
+            .into_iter()
+            .filter_map(|f| piece.find(&f.text).map(|at| (at + f.text.len() / 2, f)))
+            .collect();
+        if figs.is_empty() {
+            continue;
+        }
+        let mut kinds: Vec<Vec<&'static str>> = vec![vec![]; figs.len()];
+        for (name, re) in KINDS.iter() {
+            for m in re.find_iter(piece) {
+                let mid = (m.start() + m.end()) / 2;
+                if let Some((i, _)) = figs.iter().enumerate().min_by_key(|(_, (at, _))| at.abs_diff(mid)) {
+                    if !kinds[i].contains(name) {
+                        kinds[i].push(name);
+                    }
+                }
+            }
+        }
+        out.extend(figs.into_iter().map(|(_, f)| f).zip(kinds));
+    }
+    out
+}
+
+/// A misbinding of one reply figure, as a reason, with the evidence source
+/// that holds the value; `None` when the figure is bound as the records bind
+/// it, or when that cannot be told.
+///
+/// `clause_kinds`: the cost kinds the reply gives this figure
+/// ([`figure_kinds`]); `named`: the listing ids the reply's sentence names.
+pub(super) fn misbinding(
+    figure: &Figure,
+    clause_kinds: &[&'static str],
+    named: &[String],
+    evidence: &Evidence,
+) -> Option<(String, Option<String>)> {
+    let matches: Vec<_> = evidence.matching_figures(figure).collect();
+    if matches.is_empty() {
+        return None;
+    }
+    let listing_of =
+        |source: &str| evidence.passages.iter().find(|p| p.source == source).and_then(|p| p.listing.clone());
+    if !named.is_empty() {
+        let in_scope = matches.iter().any(|m| listing_of(&m.source).is_none_or(|l| named.contains(&l)));
+        if !in_scope {
+            let owner = listing_of(&matches[0].source).unwrap_or_default();
+            return Some((
+                format!("\"{}\" is {}'s figure in the records, not {}'s", figure.text, owner, named.join("/")),
+                Some(matches[0].source.clone()),
+            ));
+        }
+    }
+    if clause_kinds.len() != 1 {
+        return None;
+    }
+    let said = clause_kinds[0];
+    let mut recorded: Vec<&'static str> = vec![];
+    for m in &matches {
+        let Some(p) = evidence.passages.iter().find(|p| p.source == m.source) else { return None };
+        let kinds = figure_kinds(&p.text)
+            .into_iter()
+            .find(|(f, _)| f.kind == figure.kind && super::numbers::same_value(f.value, figure.value))
+            .map(|(_, k)| k)
+            .unwrap_or_default();
+        if kinds.is_empty() || kinds.contains(&said) {
+            return None;
+        }
+        recorded.extend(kinds);
+    }
+    recorded.dedup();
+    Some((
+        format!("\"{}\" is the {} in the records, not the {said}", figure.text, recorded.join("/")),
+        Some(matches[0].source.clone()),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence() -> Evidence {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "M-3002", "description": "The cold rent is 2,150 EUR per month. Utilities (Nebenkosten) are an additional 310 EUR per month. A space in the underground car park is available for an extra 95 EUR per month.", "price": 2150.0, "priceUnit": "EUR/month"}));
+        e.add_tool_result(&serde_json::json!({"id": "K-4001", "description": "Pauschalmiete.", "price": 1350.0, "priceUnit": "EUR/month"}));
+        e
+    }
+
+    fn check(reply: &str, named: &[&str]) -> Vec<String> {
+        let e = evidence();
+        let named: Vec<String> = named.iter().map(|s| (*s).to_owned()).collect();
+        figure_kinds(reply).iter().filter_map(|(f, k)| misbinding(f, k, &named, &e)).map(|(r, _)| r).collect()
+    }
+
+    #[test]
+    fn each_cost_word_goes_to_its_nearest_figure() {
+        let kinds: Vec<Vec<&str>> =
+            figure_kinds("The Nebenkosten of 240 EUR a month, payable on top of the 1,650 EUR cold rent")
+                .into_iter()
+                .map(|(_, k)| k)
+                .collect();
+        assert_eq!(kinds, [vec!["utilities"], vec!["rent"]]);
+    }
+
+    #[test]
+    fn swapped_amounts_and_another_listings_figure_are_misbound() {
+        assert_eq!(check("Parking costs 310 EUR per month, and the utilities add 95 EUR per month.", &[]).len(), 2);
+        assert!(check("Parking costs 95 EUR per month, and the utilities add 310 EUR per month.", &[]).is_empty());
+        assert_eq!(check("K-4002 costs 1,350 EUR a month.", &["K-4002"]).len(), 1);
+        assert!(check("M-3002 costs 2,150 EUR a month.", &["M-3002"]).is_empty());
+        // No cost word next to it: nothing to bind.
+        assert!(check("That adds 95 EUR per month.", &[]).is_empty());
+    }
+}
