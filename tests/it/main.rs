@@ -4,6 +4,7 @@ mod agent;
 mod bad_inputs;
 mod bad_inputs_servers;
 mod bad_inputs_surfaces;
+mod bedrock;
 mod browser;
 mod calibrate;
 mod catalogue_errors;
