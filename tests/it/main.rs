@@ -6,6 +6,7 @@ mod bad_inputs_servers;
 mod bad_inputs_surfaces;
 mod bedrock;
 mod browser;
+mod browser_desk;
 mod calibrate;
 mod catalogue_errors;
 mod ci_workflow;
