@@ -217,8 +217,10 @@ impl JudgeArgs {
                     .judge_model
                     .as_deref()
                     .context("--judge llm needs --judge-model anthropic:<id>, bedrock:<id> or openai:<id>")?;
-                let flags =
-                    crate::app::ProviderFlags { base_url: self.judge_base_url.as_deref(), region: self.region.as_deref() };
+                let flags = crate::app::ProviderFlags {
+                    base_url: self.judge_base_url.as_deref(),
+                    region: self.region.as_deref(),
+                };
                 let model = crate::app::model_client_for(spec, flags, cache)?;
                 Some(std::sync::Arc::new(crate::eval::judge::LlmJudge::load(model, &self.rubrics)?))
             }

@@ -10,8 +10,8 @@ use anyhow::{bail, Context};
 use super::args::{CacheArgs, GateArgs, JudgeArgs, LimitArgs, RetrievalArgs};
 use super::{decided, runtime};
 use crate::app::{model_client_for, ProviderFlags};
-use crate::providers::CacheSettings;
 use crate::eval::RunStatus;
+use crate::providers::CacheSettings;
 
 /// Arguments of `inquiry eval`.
 #[derive(Debug, clap::Args)]
@@ -187,7 +187,8 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let flags = crate::app::ProviderFlags { base_url: args.base_url.as_deref(), region: args.region.as_deref() };
     model_client_for(&args.model, flags, CacheSettings::off())?;
     if let Some(spec) = judge_spec {
-        let judge_flags = ProviderFlags { base_url: args.judge.judge_base_url.as_deref(), region: args.region.as_deref() };
+        let judge_flags =
+            ProviderFlags { base_url: args.judge.judge_base_url.as_deref(), region: args.region.as_deref() };
         model_client_for(spec, judge_flags, CacheSettings::off())?;
     }
     let cache = args.cache.settings(&[args.model.as_str(), judge_spec.unwrap_or("")])?;

@@ -68,8 +68,10 @@ pub fn run(args: JudgeCheckArgs) -> anyhow::Result<ExitCode> {
     let judge: Arc<dyn crate::eval::judge::Judge> = match args.judge.as_str() {
         "rules" => Arc::new(crate::eval::judge::RuleJudge),
         _ => {
-            let spec =
-                args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id>, bedrock:<id> or openai:<id>")?;
+            let spec = args
+                .judge_model
+                .as_deref()
+                .context("--judge llm needs --judge-model anthropic:<id>, bedrock:<id> or openai:<id>")?;
             let model = model_client_with(spec, args.judge_base_url.as_deref())?;
             Arc::new(crate::eval::judge::LlmJudge::load(model, &args.rubrics)?)
         }

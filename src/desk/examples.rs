@@ -40,10 +40,7 @@ pub fn examples(catalogue: &Catalogue) -> Vec<Example> {
         Example {
             kind: "fact",
             label: "Fact question",
-            inquiry: format!(
-                "How many rooms does {} in {} have, and which floor is it on?",
-                fact.id, fact.district
-            ),
+            inquiry: format!("How many rooms does {} in {} have, and which floor is it on?", fact.id, fact.district),
         },
         Example {
             kind: "viewing",

@@ -21,7 +21,13 @@ pub fn chunk_document(catalogue: &Catalogue, chunks: &[Chunk], chunk: &Chunk) ->
                 .and_then(|id| catalogue.listing(id))
                 .map(|l| format!("{} · {}", l.id, l.title))
                 .unwrap_or_else(|| owner.unwrap_or("listing").to_owned());
-            (title, chunks.iter().filter(|c| c.source == ChunkSource::Listing && c.listing_id.as_deref() == owner).collect())
+            (
+                title,
+                chunks
+                    .iter()
+                    .filter(|c| c.source == ChunkSource::Listing && c.listing_id.as_deref() == owner)
+                    .collect(),
+            )
         }
         ChunkSource::Policy => {
             let page = policy_page(&chunk.id);
@@ -52,7 +58,14 @@ pub fn listing_record(catalogue: &Catalogue, chunks: &[Chunk], id: &str) -> Opti
     let fields = vec![
         json!(["Offer", wire(&l.offer_type)]),
         json!(["Property", wire(&l.property_type)]),
-        json!(["Price", format!("{} EUR{}", l.price, if l.offer_type == crate::catalogue::OfferType::Rent { " per month" } else { "" })]),
+        json!([
+            "Price",
+            format!(
+                "{} EUR{}",
+                l.price,
+                if l.offer_type == crate::catalogue::OfferType::Rent { " per month" } else { "" }
+            )
+        ]),
         json!(["Living area", format!("{} m²", l.living_area_sqm)]),
         json!(["Rooms", l.rooms.to_string()]),
         json!(["Floor", l.floor.map_or_else(|| "—".to_owned(), |f| f.to_string())]),

@@ -233,11 +233,10 @@ impl HttpClient {
         let mut attempt = 1;
         loop {
             let headers = headers(&bytes).map_err(|e| self.redact_error(e))?;
-            let outcome =
-                match tokio::time::timeout(self.config.timeout, self.attempt(url, &headers, &bytes)).await {
-                    Err(_) => return Err(ModelError::Timeout(self.config.timeout.as_millis() as u64)),
-                    Ok(o) => o,
-                };
+            let outcome = match tokio::time::timeout(self.config.timeout, self.attempt(url, &headers, &bytes)).await {
+                Err(_) => return Err(ModelError::Timeout(self.config.timeout.as_millis() as u64)),
+                Ok(o) => o,
+            };
             match outcome {
                 Ok(value) => return Ok(value),
                 Err(Attempt::Fail(e)) => return Err(e),

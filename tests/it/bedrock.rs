@@ -117,7 +117,11 @@ fn verify_sigv4(request: &Request) -> Result<(), String> {
     }
     let credential = fields.get("Credential").ok_or("no Credential")?;
     let scope: Vec<&str> = credential.split('/').collect();
-    if scope.len() != 5 || scope[0] != ACCESS_KEY || scope[2] != REGION || scope[3] != "bedrock" || scope[4] != "aws4_request"
+    if scope.len() != 5
+        || scope[0] != ACCESS_KEY
+        || scope[2] != REGION
+        || scope[3] != "bedrock"
+        || scope[4] != "aws4_request"
     {
         return Err(format!("bad credential scope {credential}"));
     }
@@ -179,7 +183,8 @@ async fn bedrock_mock(check: fn(&Request) -> Result<(), String>) -> MockServer {
                     .set_body_json(json!({"message": "Too many requests, please wait before trying again."})),
                 // A proxy that quotes the request's credentials back, as some do.
                 2 => {
-                    let quote = |name: &str| request.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+                    let quote =
+                        |name: &str| request.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
                     let message = format!(
                         "Service is temporarily unavailable. (request authorization: {}; token: {})",
                         quote("authorization"),
@@ -342,11 +347,12 @@ fn the_cli_signs_caches_replays_and_writes_no_credential() {
 
     let files = files_under(dir.path());
     assert!(!files.is_empty(), "the cache was written");
-    let written = files.iter().map(|f| (f.display().to_string(), String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned()));
-    for (name, text) in written.chain([
-        ("stdout".to_owned(), format!("{stdout}{r_out}")),
-        ("stderr".to_owned(), format!("{stderr}{r_err}")),
-    ]) {
+    let written = files
+        .iter()
+        .map(|f| (f.display().to_string(), String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned()));
+    for (name, text) in written
+        .chain([("stdout".to_owned(), format!("{stdout}{r_out}")), ("stderr".to_owned(), format!("{stderr}{r_err}"))])
+    {
         for secret in [ACCESS_KEY, SECRET_KEY, SESSION, "SECRET"] {
             assert!(!text.contains(secret), "{name} contains {secret}");
         }

@@ -117,7 +117,10 @@ async fn example_buttons_answer_and_citations_open_a_dialog_that_escape_closes()
     // Open the first passage citation (HH-…#s…) with Enter.
     let cite = b.client.find(Locator::Css(".msg.agent button.cite[data-source*='#']")).await.unwrap();
     let id = cite.attr("data-source").await.unwrap().unwrap();
-    b.client.execute(&format!("document.querySelector(\"button.cite[data-source='{id}']\").focus();"), vec![]).await.unwrap();
+    b.client
+        .execute(&format!("document.querySelector(\"button.cite[data-source='{id}']\").focus();"), vec![])
+        .await
+        .unwrap();
     b.client.active_element().await.unwrap().send_keys(&Key::Enter).await.unwrap();
     let marked = b.client.wait().for_element(Locator::Css("#source-dialog[open] mark.cited-passage")).await.unwrap();
     let source: Value = reqwest::get(format!("{}/api/sources/{}", desk.base, id.replace('#', "%23")))
