@@ -168,3 +168,66 @@ async fn example_buttons_answer_and_citations_open_a_dialog_that_escape_closes()
     b.client.clone().close().await.unwrap();
     drop(desk);
 }
+
+/// A draft that fails the guards is shown in the middle pane with each
+/// failed check: the desk on a (loopback mock of the) Anthropic API whose
+/// first draft cites a listing no tool returned, and whose repair is clean.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(chromium),
+    ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+)]
+async fn a_draft_that_failed_the_guards_is_listed_with_its_failed_checks() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let fixture = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/fixtures/providers").join(name)).unwrap())
+            .unwrap()
+    };
+    let server = MockServer::start().await;
+    let mut bad = fixture("anthropic_final.json");
+    bad["content"][0]["text"] = "The cold rent of HH-1001 is 1,650 EUR per month [HH-1002].".into();
+    for (n, body) in [fixture("anthropic_tool_use.json"), bad, fixture("anthropic_final.json")].into_iter().enumerate()
+    {
+        Mock::given(method("POST"))
+            .and(path("/v1/messages"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(body))
+            .up_to_n_times(1)
+            .with_priority(n as u8 + 1)
+            .mount(&server)
+            .await;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let uri = server.uri();
+    let desk = crate::desk::Desk::start_with_env(
+        &dir.path().join("desk.sqlite"),
+        &["--model", "anthropic:claude-sonnet-4-5", "--base-url", &uri, "--cache", "off"],
+        &[("ANTHROPIC_API_KEY", "sk-test-desk-guard")],
+    )
+    .await;
+    let b = Browser::start().await;
+    b.client.goto(&format!("{}/", desk.base)).await.unwrap();
+    b.client.wait().for_element(Locator::Css("#queue .empty")).await.unwrap();
+    b.client.find(Locator::Css("#inquiry")).await.unwrap().send_keys("How much is the rent of HH-1001?").await.unwrap();
+    b.client.find(Locator::Css("#send")).await.unwrap().click().await.unwrap();
+    let reply = wait_for_reply(&b).await;
+    assert_eq!(reply, "The cold rent of HH-1001 is 1,650 EUR per month [HH-1001].");
+    assert_eq!(server.received_requests().await.unwrap().len(), 3, "tool call, rejected draft, repair");
+    let guard = b.text_of("#trace .guard-failed").await;
+    assert!(guard.contains("model call 2 failed 1 check(s); the model was asked to repair it"), "{guard}");
+    let checks = b.visible("#trace .guard-failed li").await;
+    assert_eq!(checks.len(), 1);
+    assert_eq!(checks[0].text().await.unwrap(), "citation [HH-1002] names an id no tool returned in this conversation");
+    // The rejected draft is one click away.
+    b.client.find(Locator::Css("#trace .guard-failed details summary")).await.unwrap().click().await.unwrap();
+    let draft = b.text_of("#trace .guard-failed details pre").await;
+    assert!(draft.contains("[HH-1002]"), "{draft}");
+    // The repaired reply's citation was returned by a tool, so it is not marked.
+    assert!(b.visible(".msg.agent button.cite.ungrounded").await.is_empty());
+    assert_eq!(b.visible(".msg.agent button.cite").await.len(), 1);
+    b.screenshot("desk-guard.png").await;
+    let console = b.console().await;
+    assert!(console.is_empty(), "console output: {console:#?}");
+    b.client.clone().close().await.unwrap();
+    drop(desk);
+}
