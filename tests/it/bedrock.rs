@@ -411,3 +411,45 @@ fn bad_region_model_id_or_missing_credentials_are_exit_2() {
         assert!(!stderr.contains(TOKEN));
     }
 }
+
+/// The LLM judge on Bedrock, resolved from a spec and the environment the
+/// way `--judge llm --judge-model bedrock:<id>` does (bearer token, region,
+/// endpoint override): the verdict comes back as Messages text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_llm_judge_grades_through_bedrock() {
+    use inquiry::eval::judge::{Judge as _, LlmJudge};
+    let server = MockServer::start().await;
+    let verdict = json!({
+        "must": [{"item": 1, "met": true, "note": "states 1,650 EUR cold rent"}, {"item": 2, "met": true, "note": "cites HH-1001"}],
+        "must_not": [{"item": 1, "violated": false, "note": null}],
+        "unsupported_claims": [],
+        "language": "en",
+    });
+    let mut answer = fixture("anthropic_final.json");
+    answer["content"][0]["text"] = json!(verdict.to_string());
+    let judge_path = "/model/anthropic.claude-haiku-4-5-20251001-v1%3A0/invoke";
+    Mock::given(method("POST"))
+        .and(path(judge_path))
+        .and(header("authorization", format!("Bearer {TOKEN}").as_str()))
+        .respond_with(ResponseTemplate::new(200).set_body_json(answer))
+        .mount(&server)
+        .await;
+    let env = inquiry::providers::Env::from_pairs([
+        ("AWS_BEARER_TOKEN_BEDROCK", TOKEN.to_owned()),
+        ("AWS_REGION", "eu-west-1".to_owned()),
+        ("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", server.uri()),
+    ]);
+    let model = inquiry::providers::client_from_spec("bedrock:anthropic.claude-haiku-4-5-20251001-v1:0", &env)
+        .unwrap()
+        .unwrap();
+    let judge = LlmJudge::load(model, &root().join("rubrics")).unwrap();
+    let graded = judge.judge(&crate::providers::rent_case(), &crate::providers::answered_result()).await.unwrap();
+    assert_eq!(graded.judge, "llm:bedrock:anthropic.claude-haiku-4-5-20251001-v1:0");
+    assert!(graded.passed(), "{graded:#?}");
+    assert_eq!(graded.usage.input, 300);
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 1);
+    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    assert_eq!(body["anthropic_version"], "bedrock-2023-05-31");
+    assert!(body.get("tools").is_none(), "the judge offers no tools");
+}
