@@ -398,7 +398,9 @@ fn an_unknown_model_answered_by_bedrock_is_exit_2_without_the_token() {
 #[test]
 fn bad_region_model_id_or_missing_credentials_are_exit_2() {
     let token = [("AWS_BEARER_TOKEN_BEDROCK", TOKEN.to_owned())];
-    let cases: [(Vec<&str>, &[(&str, String)], &str); 3] = [
+    // (arguments, environment, what the message must name)
+    type Case<'a> = (Vec<&'a str>, &'a [(&'a str, String)], &'a str);
+    let cases: [Case; 3] = [
         (vec!["--model", "bedrock:claude-sonnet-4-5", INQUIRY], &token, "anthropic.claude"),
         (vec!["--model", "bedrock:anthropic.claude-x-v1:0", "--region", "frankfurt", INQUIRY], &token, "eu-central-1"),
         (vec!["--model", "bedrock:anthropic.claude-x-v1:0", INQUIRY], &[], "AWS_BEARER_TOKEN_BEDROCK"),
