@@ -102,8 +102,8 @@ pub fn load_history(path: &PathBuf) -> anyhow::Result<Vec<HistoryTurn>> {
     Ok(turns)
 }
 
-/// Resolves `--model`: `demo` (default, offline), `anthropic:<id>` or
-/// `openai:<id>` (keys, base URLs and timeouts from the environment over a
+/// Resolves `--model`: `demo` (default, offline), `anthropic:<id>`,
+/// `bedrock:<id>` or `openai:<id>` (keys, base URLs, region and timeouts from the environment over a
 /// `.env` file in the working directory; see [`crate::providers`]).
 ///
 /// # Errors
@@ -131,17 +131,50 @@ pub fn model_client_cached(
     base_url: Option<&str>,
     cache: crate::providers::CacheSettings,
 ) -> anyhow::Result<Arc<dyn ModelClient>> {
+    model_client_for(spec, ProviderFlags { base_url, region: None }, cache)
+}
+
+/// Provider settings given on the command line; they win over the
+/// environment and `.env`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProviderFlags<'a> {
+    /// `--base-url`: `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL` or (for Bedrock)
+    /// `AWS_ENDPOINT_URL_BEDROCK_RUNTIME`.
+    pub base_url: Option<&'a str>,
+    /// `--region`: `AWS_REGION` (Bedrock only).
+    pub region: Option<&'a str>,
+}
+
+/// Resolves `--model` with command-line provider settings and a response cache.
+///
+/// # Errors
+/// An unknown provider, or a provider whose settings are missing or malformed
+/// (no key, a bad region or Bedrock model id).
+pub fn model_client_for(
+    spec: &str,
+    flags: ProviderFlags<'_>,
+    cache: crate::providers::CacheSettings,
+) -> anyhow::Result<Arc<dyn ModelClient>> {
     match spec {
         "demo" => Ok(Arc::new(crate::agent::demo::DemoModel)),
-        other if other.starts_with("anthropic:") || other.starts_with("openai:") => {
+        other if ["anthropic:", "bedrock:", "openai:"].iter().any(|p| other.starts_with(p)) => {
             let mut env = crate::providers::Env::load(Path::new("."))?;
-            if let Some(url) = base_url {
-                let name = if other.starts_with("anthropic:") { "ANTHROPIC_BASE_URL" } else { "OPENAI_BASE_URL" };
+            if let Some(url) = flags.base_url {
+                let name = match other.split(':').next() {
+                    Some("anthropic") => "ANTHROPIC_BASE_URL",
+                    Some("bedrock") => "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
+                    _ => "OPENAI_BASE_URL",
+                };
                 env = env.with(name, url);
+            }
+            if let Some(region) = flags.region {
+                env = env.with("AWS_REGION", region);
             }
             crate::providers::client_from_spec_cached(other, &env, cache)
                 .unwrap_or_else(|| Err(anyhow::anyhow!("unknown model provider in `{other}`")))
         }
-        other => anyhow::bail!("unknown model `{other}`; expected demo, anthropic:<model-id> or openai:<model-id>"),
+        other => anyhow::bail!(
+            "unknown model `{other}`; expected demo, anthropic:<model-id>, bedrock:<model-id> or openai:<model-id>"
+        ),
     }
 }

@@ -63,7 +63,7 @@
   var traceCount = document.getElementById("trace-count");
   var askStatus = document.getElementById("ask-status");
   var turns = [];
-  var CITE = /\[([^\[\]\s]{2,80})\]/g;
+  var CITE = /\[([^\[\]]{2,200})\]/g;
 
   function message(who, cls, text) {
     var box = el("div", "msg " + cls);
@@ -76,22 +76,34 @@
     return { box: box, p: p };
   }
 
+  // The reply's sentence around a citation at [start, end): from the end of
+  // the previous sentence (". ", "! ", "? " or a line break) to the citation's end.
+  function citedSentence(text, start, end) {
+    var before = text.slice(0, start);
+    var cut = -1, m, boundary = /[.!?](?:[\]\)”“"'])?\s+|\n+/g;
+    while ((m = boundary.exec(before)) !== null) {
+      if (m.index + m[0].length < before.length) cut = m.index + m[0].length;
+    }
+    return { before: text.slice(cut < 0 ? 0 : cut, start), cite: text.slice(start, end) };
+  }
+
+  // Citations become buttons that open the source dialog; one that no tool
+  // returned in this run is marked (as in the report) and says so there.
   function showReply(result) {
     var msg = message("Reply", "agent");
     var text = result.reply || "";
-    var cited = {};
+    var cited = {}, returned = {};
     (result.citations || []).forEach(function (c) { cited[c] = true; });
+    ((result.evidence && result.evidence.ids) || []).forEach(function (c) { returned[c] = true; });
     var last = 0, match;
     CITE.lastIndex = 0;
     while ((match = CITE.exec(text)) !== null) {
-      if (!cited[match[1]]) continue;
-      msg.p.appendChild(document.createTextNode(text.slice(last, match.index)));
-      var b = el("button", "cite", match[0]);
-      b.type = "button";
-      b.setAttribute("data-source", match[1]);
-      b.setAttribute("aria-expanded", "false");
-      b.addEventListener("click", toggleSource);
-      msg.p.appendChild(b);
+      var ids = match[1].split(/[,;]/).map(function (x) { return x.trim(); });
+      if (!ids.some(function (id) { return cited[id]; })) continue;
+      msg.p.appendChild(document.createTextNode(text.slice(last, match.index) + "["));
+      // Each bracket's buttons get their own sentence (a `var` here would be shared by every closure).
+      addCiteButtons(msg.p, ids, citedSentence(text, match.index, match.index + match[0].length));
+      msg.p.appendChild(document.createTextNode("]"));
       last = match.index + match[0].length;
     }
     msg.p.appendChild(document.createTextNode(text.slice(last)));
@@ -99,44 +111,102 @@
       msg.box.appendChild(el("p", "warn", "Forced hand-off (" + result.outcome.cause + ")"));
     }
     return msg;
+
+    function addCiteButtons(p, ids, sentence) {
+      ids.forEach(function (id, i) {
+        if (i > 0) p.appendChild(document.createTextNode(", "));
+        if (!cited[id]) { p.appendChild(document.createTextNode(id)); return; }
+        var b = el("button", "cite", id);
+        b.type = "button";
+        b.setAttribute("data-source", id);
+        b.setAttribute("aria-haspopup", "dialog");
+        if (!returned[id]) {
+          b.classList.add("ungrounded");
+          b.title = "No tool returned this id in this run";
+        }
+        b.addEventListener("click", function () { openSource(b, id, sentence, !!returned[id]); });
+        p.appendChild(b);
+      });
+    }
   }
 
-  async function toggleSource(event) {
-    var button = event.currentTarget;
-    var box = button.closest(".msg");
-    var id = button.getAttribute("data-source");
-    var existing = box.querySelector('.passage[data-source="' + CSS.escape(id) + '"]');
-    if (existing) {
-      existing.remove();
-      button.setAttribute("aria-expanded", "false");
-      return;
+  // The source dialog: the cited sentence of the reply, then the whole
+  // description, policy page or listing record with the cited passage marked.
+  var dialog = document.getElementById("source-dialog");
+  var dialogOpener = null;
+  document.getElementById("source-close").addEventListener("click", function () { dialog.close(); });
+  dialog.addEventListener("close", function () {
+    if (dialogOpener) { dialogOpener.setAttribute("aria-expanded", "false"); dialogOpener.focus(); }
+    dialogOpener = null;
+  });
+
+  async function openSource(button, id, sentence, returned) {
+    var title = document.getElementById("source-title");
+    var citedBox = document.getElementById("source-cited");
+    var body = document.getElementById("source-body");
+    title.textContent = id;
+    citedBox.textContent = "";
+    body.textContent = "";
+    citedBox.appendChild(el("p", "label", "Cited in the reply:"));
+    var quote = el("blockquote", "cited-sentence");
+    quote.appendChild(el("mark", null, sentence.before + sentence.cite));
+    citedBox.appendChild(quote);
+    if (!returned) {
+      citedBox.appendChild(el("p", "warn ungrounded-note", "This citation is not among the passages the agent's tools returned in this run."));
     }
-    var aside = el("aside", "passage");
-    aside.setAttribute("data-source", id);
-    aside.appendChild(el("p", "passage-id", id));
-    box.appendChild(aside);
+    dialogOpener = button;
     button.setAttribute("aria-expanded", "true");
+    if (!dialog.open) dialog.showModal();
     var response = await fetch("/api/sources/" + encodeURIComponent(id), { headers: headers(false) });
     if (!response.ok) {
-      aside.appendChild(el("p", "warn", await errorText(response)));
+      body.appendChild(el("p", "warn", await errorText(response)));
       return;
     }
     var source = await response.json();
-    var where = source.listing ? source.listing.id + " · " + source.listing.title + " · " + source.listing.district + ", " + source.listing.city
-      : source.policy ? source.policy.title + (source.policy.section ? " · " + source.policy.section : "") : "";
-    aside.querySelector(".passage-id").textContent = id + (where ? " · " + where : "");
-    aside.appendChild(el("blockquote", "source-text", source.text || ""));
+    var doc = source.document || { title: id, parts: [{ id: id, text: source.text || "", cited: true }] };
+    title.textContent = id + " · " + doc.title;
+    if (doc.fields) {
+      var dl = el("dl", "fields");
+      doc.fields.forEach(function (f) { dl.appendChild(el("dt", null, f[0])); dl.appendChild(el("dd", null, f[1])); });
+      body.appendChild(dl);
+    }
+    body.appendChild(el("p", "label", doc.fields ? "The listing's record and description:" : "The source, with the cited passage marked:"));
+    var docBox = el("div", "doc");
+    (doc.parts || []).forEach(function (part) {
+      if (part.heading) docBox.appendChild(el("h4", null, part.heading));
+      var p = el("p", "part");
+      p.setAttribute("data-chunk", part.id);
+      if (part.cited) {
+        var mark = el("mark", "cited-passage", part.text);
+        p.appendChild(mark);
+      } else {
+        p.textContent = part.text;
+      }
+      docBox.appendChild(p);
+    });
+    body.appendChild(docBox);
+    var marked = docBox.querySelector("mark.cited-passage");
+    if (marked) marked.scrollIntoView({ block: "nearest" });
   }
 
+  // Middle pane: each tool call is a <details> that expands to its
+  // arguments, result and duration; failed guard checks are listed.
   function addCall(ev) {
     var empty = trace.querySelector(".empty");
     if (empty) empty.remove();
     var call = el("div", "call pending");
-    var head = el("p");
-    head.appendChild(el("b", null, (trace.querySelectorAll(".call").length + 1) + ". " + ev.tool));
-    head.appendChild(document.createTextNode(" · model call " + ev.model_call));
-    call.appendChild(head);
-    call.appendChild(el("pre", "args", pretty(ev.arguments)));
+    var details = el("details", "step");
+    var summary = el("summary");
+    summary.appendChild(el("b", null, (trace.querySelectorAll(".call").length + 1) + ". " + ev.tool));
+    summary.appendChild(el("span", "meta", " · model call " + ev.model_call));
+    details.appendChild(summary);
+    var dl = el("dl");
+    dl.appendChild(el("dt", null, "Arguments"));
+    var args = el("dd");
+    args.appendChild(el("pre", "args", pretty(ev.arguments)));
+    dl.appendChild(args);
+    details.appendChild(dl);
+    call.appendChild(details);
     trace.appendChild(call);
     traceCount.textContent = "(" + trace.querySelectorAll(".call").length + " call(s))";
     return call;
@@ -146,18 +216,66 @@
     if (!call) call = addCall(ev);
     call.classList.remove("pending");
     if (ev.is_error) call.classList.add("error");
-    call.querySelector("p").appendChild(document.createTextNode(" · " + ev.duration_ms + " ms" + (ev.is_error ? " · error" : "")));
-    var details = el("details");
-    details.appendChild(el("summary", null, "result"));
-    details.appendChild(el("pre", null, pretty(ev.result)));
-    call.appendChild(details);
+    call.querySelector("summary .meta").textContent = " · model call " + ev.model_call + " · " + ev.duration_ms + " ms" + (ev.is_error ? " · error" : "");
+    var dl = call.querySelector("dl");
+    dl.appendChild(el("dt", null, ev.is_error ? "Result (error)" : "Result"));
+    var result = el("dd");
+    result.appendChild(el("pre", "result", pretty(ev.result)));
+    dl.appendChild(result);
+    dl.appendChild(el("dt", null, "Duration"));
+    dl.appendChild(el("dd", "duration", ev.duration_ms + " ms"));
   }
 
-  document.getElementById("new-conversation").addEventListener("click", function () {
+  function violationText(v) {
+    if (v.guard === "citation") return "citation [" + v.id + "] names an id no tool returned in this conversation";
+    if (v.guard === "number") return "the figure \u201c" + ((v.figure && v.figure.text) || "?") + "\u201d is in no tool result and in none of the customer's messages";
+    if (v.guard === "missing_evidence") return "the reply states figures but cites no source";
+    if (v.guard === "empty") return "the reply is empty";
+    return v.guard || "a check failed";
+  }
+
+  function showGuard(data) {
+    var empty = trace.querySelector(".empty");
+    if (empty) empty.remove();
+    var box = el("div", "guard-failed warn");
+    box.appendChild(el("p", null, "Guard: the draft of model call " + data.model_call + " failed " + (data.violations || []).length + " check(s); " + (data.action === "repair" ? "the model was asked to repair it" : "handed off to a person")));
+    var list = el("ul");
+    (data.violations || []).forEach(function (v) { list.appendChild(el("li", null, violationText(v))); });
+    box.appendChild(list);
+    var draft = el("details");
+    draft.appendChild(el("summary", null, "rejected draft"));
+    draft.appendChild(el("pre", null, data.draft || ""));
+    box.appendChild(draft);
+    trace.appendChild(box);
+  }
+
+  // A conversation: follow-ups carry the earlier turns until "New conversation".
+  var turnInfo = document.getElementById("turn-info");
+  var busy = false;
+  function showTurns() {
+    turnInfo.textContent = turns.length
+      ? "Follow-ups continue this conversation (" + turns.length + " earlier turn(s) are sent along) until you press \u201cNew conversation\u201d."
+      : "A new conversation: follow-up messages keep its earlier turns until you press \u201cNew conversation\u201d.";
+  }
+  function newConversation() {
     turns = [];
     conversation.textContent = "";
     trace.textContent = "";
     traceCount.textContent = "";
+    showTurns();
+  }
+  document.getElementById("new-conversation").addEventListener("click", function () {
+    if (!busy) newConversation();
+  });
+
+  // Example buttons: each starts a new conversation with its inquiry.
+  Array.prototype.forEach.call(document.querySelectorAll("#examples button.example"), function (b) {
+    b.addEventListener("click", function () {
+      if (busy) return;
+      newConversation();
+      document.getElementById("inquiry").value = b.getAttribute("data-inquiry");
+      document.getElementById("ask").requestSubmit();
+    });
   });
 
   document.getElementById("ask").addEventListener("submit", async function (event) {
@@ -165,7 +283,8 @@
     var input = document.getElementById("inquiry");
     var send = document.getElementById("send");
     var inquiry = input.value.trim();
-    if (!inquiry) return;
+    if (!inquiry || busy) return;
+    busy = true;
     send.disabled = true;
     askStatus.textContent = "answering…";
     message("Customer", "customer", inquiry);
@@ -183,7 +302,7 @@
       await readEvents(response, function (name, data) {
         if (name === "tool_call") pending.push(addCall(data));
         else if (name === "tool_result") finishCall(pending.shift(), data);
-        else if (name === "guard") trace.appendChild(el("p", "warn", "Guard: draft of model call " + data.model_call + " rejected (" + (data.violations || []).length + " problem(s)); " + data.action));
+        else if (name === "guard") showGuard(data);
         else if (name === "ticket") { upsertTicket(Object.assign({ status: "open" }, data)); }
         else if (name === "result") result = data;
         else if (name === "error" && data.fatal === false) { trace.appendChild(el("p", "warn", "Error: " + data.error)); }
@@ -192,6 +311,7 @@
       if (!result) throw new Error("the answer stream ended without a result");
       showReply(result);
       turns.push({ inquiry: inquiry, reply: result.reply });
+      showTurns();
       input.value = "";
       askStatus.textContent = (result.handoffs || []).length + " ticket(s)";
     } catch (e) {
@@ -199,6 +319,7 @@
       askStatus.textContent = "";
     } finally {
       send.disabled = false;
+      busy = false;
     }
   });
 

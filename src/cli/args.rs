@@ -98,7 +98,7 @@ impl CacheArgs {
     /// A cache directory that cannot be created or written, or (replay) a
     /// missing or unreadable cache file.
     pub fn settings(&self, models: &[&str]) -> anyhow::Result<crate::providers::CacheSettings> {
-        let real = models.iter().any(|m| m.starts_with("anthropic:") || m.starts_with("openai:"));
+        let real = models.iter().any(|m| ["anthropic:", "bedrock:", "openai:"].iter().any(|p| m.starts_with(p)));
         if !real || self.mode == crate::cache::CacheMode::Off {
             return Ok(crate::providers::CacheSettings { cache: None, mode: self.mode, revision: None });
         }
@@ -176,12 +176,15 @@ pub struct JudgeArgs {
     /// `rules+llm` (the LLM grades only what the rule judge leaves undecided) or `none`.
     #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "rules+llm", "none"])]
     pub judge: String,
-    /// Model of the LLM judge: `anthropic:<id>` or `openai:<id>`.
+    /// Model of the LLM judge: `anthropic:<id>`, `bedrock:<id>` or `openai:<id>`.
     #[arg(long, value_name = "MODEL")]
     pub judge_model: Option<String>,
     /// Base URL of the judge model's provider.
     #[arg(long, value_name = "URL")]
     pub judge_base_url: Option<String>,
+    /// AWS region of a `bedrock:` judge (set from `eval --region`; else AWS_REGION).
+    #[arg(skip)]
+    pub region: Option<String>,
     /// Judge rubric templates.
     #[arg(long, default_value = "rubrics", value_name = "DIR")]
     pub rubrics: PathBuf,
@@ -214,8 +217,12 @@ impl JudgeArgs {
                 let spec = self
                     .judge_model
                     .as_deref()
-                    .context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
-                let model = crate::app::model_client_cached(spec, self.judge_base_url.as_deref(), cache)?;
+                    .context("--judge llm needs --judge-model anthropic:<id>, bedrock:<id> or openai:<id>")?;
+                let flags = crate::app::ProviderFlags {
+                    base_url: self.judge_base_url.as_deref(),
+                    region: self.region.as_deref(),
+                };
+                let model = crate::app::model_client_for(spec, flags, cache)?;
                 let llm = crate::eval::judge::LlmJudge::load(model, &self.rubrics)?;
                 if self.judge == "rules+llm" {
                     Some(std::sync::Arc::new(crate::eval::judge::HybridJudge::new(llm)))

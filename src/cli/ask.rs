@@ -10,7 +10,7 @@ use super::args::{CacheArgs, LimitArgs, RetrievalArgs};
 use super::{decided, runtime};
 use crate::agent::render::render_run;
 use crate::agent::{ForcedCause, Outcome};
-use crate::app::{load_history, model_client_cached, ConnectedAgent, Knowledge};
+use crate::app::{load_history, ConnectedAgent, Knowledge};
 
 /// Arguments of `inquiry ask`.
 #[derive(Debug, clap::Args)]
@@ -29,12 +29,15 @@ pub struct AskArgs {
     /// Print the full structured result as JSON on stdout.
     #[arg(long, conflicts_with = "trace")]
     pub json: bool,
-    /// Model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
+    /// Model: `demo` (offline, default), `anthropic:<id>`, `bedrock:<id>` or `openai:<id>`.
     #[arg(long, default_value = "demo")]
     pub model: String,
-    /// Provider base URL (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL), e.g. a local vLLM server.
+    /// Provider base URL (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL / AWS_ENDPOINT_URL_BEDROCK_RUNTIME), e.g. a local vLLM server.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// AWS region of a `bedrock:` model (overrides AWS_REGION; default eu-central-1).
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
     /// Retrieval settings.
     #[command(flatten)]
     pub retrieval: RetrievalArgs,
@@ -59,9 +62,10 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
         None => vec![],
     };
     // Check the model settings (keys, URLs) before a cache directory is created for them.
-    crate::app::model_client_with(&args.model, args.base_url.as_deref())?;
+    let flags = crate::app::ProviderFlags { base_url: args.base_url.as_deref(), region: args.region.as_deref() };
+    crate::app::model_client_for(&args.model, flags, crate::providers::CacheSettings::off())?;
     let cache = args.cache.settings(&[args.model.as_str()])?;
-    let model = model_client_cached(&args.model, args.base_url.as_deref(), cache)?;
+    let model = crate::app::model_client_for(&args.model, flags, cache)?;
     let knowledge = Knowledge::load(&args.data, None, &args.retrieval.config())?;
     let result = runtime()?.block_on(async {
         let connected = ConnectedAgent::connect(model, knowledge.toolbox(), args.limits.limits()).await?;

@@ -9,8 +9,9 @@ use anyhow::{bail, Context};
 
 use super::args::{CacheArgs, GateArgs, JudgeArgs, LimitArgs, RetrievalArgs};
 use super::{decided, runtime};
-use crate::app::{model_client_cached, model_client_with};
+use crate::app::{model_client_for, ProviderFlags};
 use crate::eval::RunStatus;
+use crate::providers::CacheSettings;
 
 /// Arguments of `inquiry eval`.
 #[derive(Debug, clap::Args)]
@@ -68,12 +69,15 @@ pub struct EvalArgs {
     /// The judge.
     #[command(flatten)]
     pub judge: JudgeArgs,
-    /// Agent model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
+    /// Agent model: `demo` (offline, default), `anthropic:<id>`, `bedrock:<id>` or `openai:<id>`.
     #[arg(long, default_value = "demo")]
     pub model: String,
-    /// Base URL of the agent model's provider (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL).
+    /// Base URL of the agent model's provider (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL / AWS_ENDPOINT_URL_BEDROCK_RUNTIME).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// AWS region of `bedrock:` models, the agent's and the judge's (overrides AWS_REGION; default eu-central-1).
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
     /// Runs per case (pass rate per case, pass^N for critical cases, flaky list).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repeat: u32,
@@ -180,12 +184,17 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     };
     let judge_spec = args.judge.llm_model();
     // Check the model settings (keys, URLs) before a cache directory is created for them.
-    model_client_with(&args.model, args.base_url.as_deref())?;
+    let flags = crate::app::ProviderFlags { base_url: args.base_url.as_deref(), region: args.region.as_deref() };
+    model_client_for(&args.model, flags, CacheSettings::off())?;
     if let Some(spec) = judge_spec {
-        model_client_with(spec, args.judge.judge_base_url.as_deref())?;
+        let judge_flags =
+            ProviderFlags { base_url: args.judge.judge_base_url.as_deref(), region: args.region.as_deref() };
+        model_client_for(spec, judge_flags, CacheSettings::off())?;
     }
     let cache = args.cache.settings(&[args.model.as_str(), judge_spec.unwrap_or("")])?;
-    let model = model_client_cached(&args.model, args.base_url.as_deref(), cache.clone())?;
+    let model = model_client_for(&args.model, flags, cache.clone())?;
+    let mut args = args;
+    args.judge.region = args.region.clone();
     let judge = args.judge.judge(cache.clone())?;
     let setup = EvalSetup {
         data: args.data.clone(),

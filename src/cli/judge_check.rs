@@ -24,7 +24,7 @@ pub struct JudgeCheckArgs {
     /// `patterns` (the case patterns alone, as before #27/#34) or `llm` (needs --judge-model).
     #[arg(long, default_value = "rules", value_parser = ["rules", "patterns", "llm"])]
     pub judge: String,
-    /// Model of the LLM judge: `anthropic:<id>` or `openai:<id>`.
+    /// Model of the LLM judge: `anthropic:<id>`, `bedrock:<id>` or `openai:<id>` (a Bedrock judge's region: AWS_REGION).
     #[arg(long, value_name = "MODEL")]
     pub judge_model: Option<String>,
     /// Base URL of the judge model's provider.
@@ -70,8 +70,10 @@ pub fn run(args: JudgeCheckArgs) -> anyhow::Result<ExitCode> {
         "rules" => Arc::new(crate::eval::judge::RuleJudge::default()),
         "patterns" => Arc::new(crate::eval::judge::RuleJudge::patterns_only()),
         _ => {
-            let spec =
-                args.judge_model.as_deref().context("--judge llm needs --judge-model anthropic:<id> or openai:<id>")?;
+            let spec = args
+                .judge_model
+                .as_deref()
+                .context("--judge llm needs --judge-model anthropic:<id>, bedrock:<id> or openai:<id>")?;
             let model = model_client_with(spec, args.judge_base_url.as_deref())?;
             Arc::new(crate::eval::judge::LlmJudge::load(model, &args.rubrics)?)
         }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::args::{CacheArgs, LimitArgs, RetrievalArgs};
 use super::runtime;
-use crate::app::{model_client_cached, Knowledge};
+use crate::app::Knowledge;
 use crate::desk::{Desk, DeskOptions, TicketStore};
 
 /// Arguments of `inquiry serve`.
@@ -31,12 +31,15 @@ pub struct ServeDeskArgs {
     /// Catalogue directory holding listings.json and policies/.
     #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
     pub data: PathBuf,
-    /// Model: `demo` (offline, default), `anthropic:<id>` or `openai:<id>`.
+    /// Model: `demo` (offline, default), `anthropic:<id>`, `bedrock:<id>` or `openai:<id>`.
     #[arg(long, default_value = "demo")]
     pub model: String,
-    /// Provider base URL (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL), e.g. a local vLLM server.
+    /// Provider base URL (overrides ANTHROPIC_BASE_URL / OPENAI_BASE_URL / AWS_ENDPOINT_URL_BEDROCK_RUNTIME), e.g. a local vLLM server.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// AWS region of a `bedrock:` model (overrides AWS_REGION; default eu-central-1).
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
     /// Retrieval settings.
     #[command(flatten)]
     pub retrieval: RetrievalArgs,
@@ -59,9 +62,10 @@ pub fn run(args: ServeDeskArgs) -> anyhow::Result<ExitCode> {
             anyhow::bail!("--token (or INQUIRY_DESK_TOKEN) is only whitespace; give a real secret, or leave it unset");
         }
     }
-    crate::app::model_client_with(&args.model, args.base_url.as_deref())?;
+    let flags = crate::app::ProviderFlags { base_url: args.base_url.as_deref(), region: args.region.as_deref() };
+    crate::app::model_client_for(&args.model, flags, crate::providers::CacheSettings::off())?;
     let cache = args.cache.settings(&[args.model.as_str()])?;
-    let model = model_client_cached(&args.model, args.base_url.as_deref(), cache)?;
+    let model = crate::app::model_client_for(&args.model, flags, cache)?;
     let store = Arc::new(TicketStore::open(&args.db)?);
     let knowledge = Knowledge::load(&args.data, None, &args.retrieval.config())?;
     let desk = Desk { catalogue: knowledge.catalogue, retriever: knowledge.retriever, model, store: store.clone() };

@@ -251,7 +251,8 @@ pub fn bearer_matches(headers: &HeaderMap, token: &str) -> bool {
 }
 
 /// `GET /api/sources/:id`: a chunk's text with its listing or policy context,
-/// or (for a bare listing id such as `HH-1001`, which replies also cite) the listing's record.
+/// or (for a bare listing id such as `HH-1001`, which replies also cite) the listing's record;
+/// `document` is the whole description, policy page or record around it (see [`super::sources`]).
 ///
 /// # Errors
 /// 404 with the id for an unknown chunk or listing.
@@ -265,7 +266,8 @@ pub fn source(catalogue: &Catalogue, retriever: &Retriever, id: &str) -> Result<
         })
     };
     if let Some(chunk) = retriever.chunks().iter().find(|c| c.id == id) {
-        return Ok(match chunk.source {
+        let document = super::sources::chunk_document(catalogue, retriever.chunks(), chunk);
+        let mut answer = match chunk.source {
             ChunkSource::Listing => json!({
                 "chunkId": chunk.id,
                 "kind": "listing",
@@ -286,11 +288,17 @@ pub fn source(catalogue: &Catalogue, retriever: &Retriever, id: &str) -> Result<
                     })),
                 })
             }
-        });
+        };
+        answer["document"] = document;
+        return Ok(answer);
     }
-    if let Some(listing) = listing_context(&id.trim().to_uppercase()) {
-        let record = catalogue.listing(&id.trim().to_uppercase()).map(|l| l.description.clone());
-        return Ok(json!({ "chunkId": listing["id"], "kind": "listing_record", "text": record, "listing": listing }));
+    let upper = id.trim().to_uppercase();
+    if let Some(listing) = listing_context(&upper) {
+        let record = catalogue.listing(&upper).map(|l| l.description.clone());
+        let document = super::sources::listing_record(catalogue, retriever.chunks(), &upper);
+        return Ok(json!({
+            "chunkId": listing["id"], "kind": "listing_record", "text": record, "listing": listing, "document": document,
+        }));
     }
     Err(ApiError::field(
         StatusCode::NOT_FOUND,

@@ -3,12 +3,16 @@
 //! survives restarts and is shared with `serve-mcp --tickets`.
 //!
 //! `store` owns the database; `api` checks requests; `server` is the axum
-//! adapter; `page` renders the desk page. `eval` never uses any of it: its
+//! adapter; `page` renders the desk page with its
+//! example inquiries (`examples`); `sources` builds the document a citation
+//! dialog shows. `eval` never uses any of it: its
 //! queues are fresh and in memory.
 
 pub mod api;
+pub mod examples;
 pub mod page;
 pub mod server;
+pub mod sources;
 pub mod store;
 pub mod ticket;
 

@@ -16,11 +16,12 @@ pub static CSP: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// Renders the page (it is the same for every request; data comes from the API).
+/// Renders the page with its example buttons (it is the same for every
+/// request; data comes from the API).
 ///
 /// # Errors
 /// The template does not parse (a defect of `templates/`, with its line).
-pub fn render() -> anyhow::Result<String> {
+pub fn render(examples: &[super::examples::Example]) -> anyhow::Result<String> {
     let mut env = minijinja::Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
@@ -29,5 +30,6 @@ pub fn render() -> anyhow::Result<String> {
         css => minijinja::Value::from_safe_string(CSS.to_owned()),
         js => minijinja::Value::from_safe_string(JS.to_owned()),
         max_inquiry => super::api::MAX_INQUIRY_CHARS,
+        examples => minijinja::Value::from(minijinja::value::Serde(examples)),
     })?)
 }

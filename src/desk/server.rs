@@ -451,7 +451,8 @@ fn router_with(
         }
         response
     });
-    let state = AppState(Arc::new(Inner { desk, options, port, page: super::page::render()?, stop }));
+    let page = super::page::render(&super::examples::examples(&desk.catalogue))?;
+    let state = AppState(Arc::new(Inner { desk, options, port, page, stop }));
     Ok(axum::Router::new()
         .route("/", get(desk_page))
         .route("/healthz", get(healthz))

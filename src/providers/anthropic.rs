@@ -49,31 +49,39 @@ impl AnthropicClient {
 
     /// The request body for one call.
     pub fn request_body(&self, request: &ModelRequest<'_>) -> Value {
-        let mut body = json!({
-            "model": self.model,
-            "max_tokens": request.max_output_tokens,
-            "messages": messages(request.messages),
-        });
-        if !request.system.is_empty() {
-            body["system"] = json!([{
-                "type": "text",
-                "text": request.system,
-                "cache_control": {"type": "ephemeral"},
-            }]);
-        }
-        if !request.tools.is_empty() {
-            let mut tools: Vec<Value> = request
-                .tools
-                .iter()
-                .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
-                .collect();
-            if let Some(last) = tools.last_mut() {
-                last["cache_control"] = json!({"type": "ephemeral"});
-            }
-            body["tools"] = Value::Array(tools);
-        }
-        body
+        messages_body(("model", &self.model), request)
     }
+}
+
+/// A Messages API body for `request`: the `head` field first (the Anthropic
+/// API's `model`; Bedrock's `anthropic_version`, its model being in the URL),
+/// then `max_tokens`, `messages`, and the stable prefix with prompt-cache
+/// points: `system`, then `tools` with a cache point on the last tool.
+pub(crate) fn messages_body(head: (&str, &str), request: &ModelRequest<'_>) -> Value {
+    let mut body = json!({
+        head.0: head.1,
+        "max_tokens": request.max_output_tokens,
+        "messages": messages(request.messages),
+    });
+    if !request.system.is_empty() {
+        body["system"] = json!([{
+            "type": "text",
+            "text": request.system,
+            "cache_control": {"type": "ephemeral"},
+        }]);
+    }
+    if !request.tools.is_empty() {
+        let mut tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
+            .collect();
+        if let Some(last) = tools.last_mut() {
+            last["cache_control"] = json!({"type": "ephemeral"});
+        }
+        body["tools"] = Value::Array(tools);
+    }
+    body
 }
 
 /// Maps the conversation onto Messages API turns. Consecutive messages of one

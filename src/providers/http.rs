@@ -138,6 +138,8 @@ pub struct HttpClient {
     client: reqwest::Client,
     config: HttpConfig,
     key: Option<Secret>,
+    /// Further credentials redacted like the key (an AWS secret key, session token).
+    secrets: Vec<Secret>,
     provider: &'static str,
 }
 
@@ -163,7 +165,7 @@ enum Attempt {
 const EXCERPT_CHARS: usize = 300;
 
 impl HttpClient {
-    /// A client for `provider` (`anthropic`, `openai`) sending `key` (redacted
+    /// A client for `provider` (`anthropic`, `openai`, `bedrock`) sending `key` (redacted
     /// from every error it builds).
     ///
     /// # Errors
@@ -174,7 +176,14 @@ impl HttpClient {
             .build()
             .map_err(|e| anyhow::anyhow!("building the HTTP client for {provider}: {e}"))?;
         let config = HttpConfig { max_attempts: config.max_attempts.max(1), ..config };
-        Ok(Self { client, config, key, provider })
+        Ok(Self { client, config, key, secrets: vec![], provider })
+    }
+
+    /// This client, also redacting `secrets` from every error it builds (for
+    /// providers with more than one credential, e.g. AWS keys).
+    pub fn with_secrets(mut self, secrets: Vec<Secret>) -> Self {
+        self.secrets = secrets;
+        self
     }
 
     /// The key, if any.
@@ -201,9 +210,30 @@ impl HttpClient {
         headers: &[(&str, String)],
         body: &serde_json::Value,
     ) -> Result<serde_json::Value, ModelError> {
+        let fixed: Vec<(String, String)> = headers.iter().map(|(n, v)| ((*n).to_owned(), v.clone())).collect();
+        self.post_json_with(url, body, |_| Ok(fixed.clone())).await
+    }
+
+    /// Like [`Self::post_json`], with the headers made for each attempt from
+    /// the exact body bytes sent (a request signature with its own time
+    /// stamp: a retry is signed afresh).
+    ///
+    /// # Errors
+    /// As [`Self::post_json`], and `headers`' own error (not retried).
+    pub async fn post_json_with<F>(
+        &self,
+        url: &str,
+        body: &serde_json::Value,
+        headers: F,
+    ) -> Result<serde_json::Value, ModelError>
+    where
+        F: Fn(&[u8]) -> Result<Vec<(String, String)>, ModelError>,
+    {
+        let bytes = serde_json::to_vec(body).map_err(|e| ModelError::Malformed(format!("request body: {e}")))?;
         let mut attempt = 1;
         loop {
-            let outcome = match tokio::time::timeout(self.config.timeout, self.attempt(url, headers, body)).await {
+            let headers = headers(&bytes).map_err(|e| self.redact_error(e))?;
+            let outcome = match tokio::time::timeout(self.config.timeout, self.attempt(url, &headers, &bytes)).await {
                 Err(_) => return Err(ModelError::Timeout(self.config.timeout.as_millis() as u64)),
                 Ok(o) => o,
             };
@@ -241,12 +271,13 @@ impl HttpClient {
     async fn attempt(
         &self,
         url: &str,
-        headers: &[(&str, String)],
-        body: &serde_json::Value,
+        headers: &[(String, String)],
+        body: &[u8],
     ) -> Result<serde_json::Value, Attempt> {
-        let mut request = self.client.post(url).json(body);
+        let mut request =
+            self.client.post(url).header(reqwest::header::CONTENT_TYPE, "application/json").body(body.to_vec());
         for (name, value) in headers {
-            request = request.header(*name, value);
+            request = request.header(name.as_str(), value.as_str());
         }
         let response = match request.send().await {
             Ok(r) => r,
@@ -347,9 +378,13 @@ impl HttpClient {
         })
     }
 
-    /// Redacts this client's key from `text`.
+    /// Redacts this client's key and other secrets from `text`.
     pub fn redact(&self, text: &str) -> String {
-        redact(text, self.key.as_ref())
+        let mut out = redact(text, self.key.as_ref());
+        for secret in &self.secrets {
+            out = redact(&out, Some(secret));
+        }
+        out
     }
 
     /// The same error with the key removed from its message (parse errors may

@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 use crate::support::root;
 
 /// A chromedriver process and a headless Chromium session; both end on drop.
-struct Browser {
-    client: Client,
+pub(crate) struct Browser {
+    pub(crate) client: Client,
     port: u16,
     session: String,
     driver: Child,
@@ -47,7 +47,7 @@ fn free_port() -> u16 {
 }
 
 impl Browser {
-    async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         let port = free_port();
         let driver = Command::new("/usr/bin/chromedriver")
             .arg(format!("--port={port}"))
@@ -85,7 +85,7 @@ impl Browser {
     }
 
     /// Browser console messages since the last call (chromedriver's log endpoint).
-    async fn console(&self) -> Vec<Value> {
+    pub(crate) async fn console(&self) -> Vec<Value> {
         let session = self.client.session_id().await.unwrap().expect("a session");
         let url = format!("http://127.0.0.1:{}/session/{session}/se/log", self.port);
         let reply: Value = reqwest::Client::new()
@@ -100,12 +100,12 @@ impl Browser {
         reply["value"].as_array().cloned().unwrap_or_default()
     }
 
-    async fn text_of(&self, css: &str) -> String {
+    pub(crate) async fn text_of(&self, css: &str) -> String {
         self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}")).text().await.unwrap()
     }
 
     /// How many elements match `css` and are displayed.
-    async fn visible(&self, css: &str) -> Vec<fantoccini::elements::Element> {
+    pub(crate) async fn visible(&self, css: &str) -> Vec<fantoccini::elements::Element> {
         let mut out = vec![];
         for e in self.client.find_all(Locator::Css(css)).await.unwrap() {
             if e.is_displayed().await.unwrap() {
@@ -115,7 +115,7 @@ impl Browser {
         out
     }
 
-    async fn screenshot(&self, name: &str) {
+    pub(crate) async fn screenshot(&self, name: &str) {
         let png = self.client.screenshot().await.unwrap();
         let dir = root().join("target/browser-artifacts");
         std::fs::create_dir_all(&dir).unwrap();
@@ -434,7 +434,7 @@ async fn the_desk_answers_streams_its_trace_and_keeps_tickets_across_a_restart()
     assert!(reply.contains("HH-1001"), "{reply}");
     b.screenshot("desk-answered.png").await;
 
-    // A citation shows its source.
+    // A citation opens the source dialog with the passage marked.
     let cite = b
         .client
         .find(Locator::Css(".msg.agent button.cite[data-source*='#']"))
@@ -442,7 +442,7 @@ async fn the_desk_answers_streams_its_trace_and_keeps_tickets_across_a_restart()
         .expect("a passage citation in the reply");
     let id = cite.attr("data-source").await.unwrap().unwrap();
     cite.click().await.unwrap();
-    let quote = b.client.wait().for_element(Locator::Css(".msg.agent .passage blockquote")).await.unwrap();
+    let quote = b.client.wait().for_element(Locator::Css("#source-dialog[open] mark.cited-passage")).await.unwrap();
     let source: Value = reqwest::get(format!("{}/api/sources/{}", desk.base, id.replace('#', "%23")))
         .await
         .unwrap()
@@ -450,6 +450,8 @@ async fn the_desk_answers_streams_its_trace_and_keeps_tickets_across_a_restart()
         .await
         .unwrap();
     assert_eq!(quote.text().await.unwrap(), source["text"].as_str().unwrap());
+    b.client.find(Locator::Css("#source-close")).await.unwrap().click().await.unwrap();
+    assert!(b.visible("#source-dialog").await.is_empty(), "Close closes the dialog");
 
     // The viewing ticket is in the queue pane.
     let ticket = b.client.wait().for_element(Locator::Css("#queue .ticket")).await.unwrap();

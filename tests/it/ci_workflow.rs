@@ -213,3 +213,97 @@ fn two_runs_differing_only_in_retrieval_thresholds_have_different_inputs_and_his
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("retrieval_thresholds changed"), "{table}");
 }
+
+/// The real-model job's provider choice (`scripts/ci/real-model.sh`, as the
+/// workflow calls it): Anthropic when its key is set (also when a Bedrock
+/// token is), else Bedrock with its region, else "skipped: no key" without
+/// running anything; a missed gate (exit 1) does not fail the job, exit 2 does.
+#[test]
+fn the_real_model_job_picks_anthropic_then_bedrock_else_skips() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = dir.path().join("calls.txt");
+    let stub = dir.path().join("inquiry-stub");
+    std::fs::write(
+        &stub,
+        format!("#!/usr/bin/env bash\necho \"$*\" >> {}\nexit \"${{STUB_EXIT:-0}}\"\n", calls.display()),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let run = |env: &[(&str, &str)]| {
+        let _ = std::fs::remove_file(&calls);
+        let mut command = Command::new("bash");
+        command
+            .arg(root().join("scripts/ci/real-model.sh"))
+            .current_dir(root())
+            .env("INQUIRY", &stub)
+            .env("EVAL_DIR", dir.path().join("eval-ci"));
+        for name in [
+            "ANTHROPIC_API_KEY",
+            "AWS_BEARER_TOKEN_BEDROCK",
+            "AWS_REGION",
+            "ANTHROPIC_MODEL_ID",
+            "BEDROCK_MODEL_ID",
+            "GITHUB_STEP_SUMMARY",
+        ] {
+            command.env_remove(name);
+        }
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let out = command.output().unwrap();
+        let called = std::fs::read_to_string(&calls).unwrap_or_default();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), called)
+    };
+    let (code, stdout, called) = run(&[]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.starts_with("skipped: no key"), "{stdout}");
+    assert!(called.is_empty(), "nothing runs without a key: {called}");
+
+    let eval_dir = dir.path().join("eval-ci");
+    let (code, _, called) = run(&[("ANTHROPIC_API_KEY", "k"), ("AWS_BEARER_TOKEN_BEDROCK", "t")]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        called.trim(),
+        format!("eval --subset --model anthropic:claude-sonnet-4-5 --out {} --name real-model", eval_dir.display())
+    );
+
+    let (code, _, called) = run(&[("AWS_BEARER_TOKEN_BEDROCK", "t")]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        called.trim(),
+        format!(
+            "eval --subset --model bedrock:eu.anthropic.claude-sonnet-4-5-20250929-v1:0 --region eu-central-1 --out {} --name real-model",
+            eval_dir.display()
+        )
+    );
+    let (_, _, called) = run(&[
+        ("AWS_BEARER_TOKEN_BEDROCK", "t"),
+        ("AWS_REGION", "us-east-1"),
+        ("BEDROCK_MODEL_ID", "us.anthropic.claude-haiku-4-5-20251001-v1:0"),
+    ]);
+    assert!(
+        called.contains("--model bedrock:us.anthropic.claude-haiku-4-5-20251001-v1:0 --region us-east-1"),
+        "{called}"
+    );
+
+    assert_eq!(
+        run(&[("ANTHROPIC_API_KEY", "k"), ("STUB_EXIT", "1")]).0,
+        Some(0),
+        "a missed gate is reported, not fatal"
+    );
+    assert_eq!(run(&[("ANTHROPIC_API_KEY", "k"), ("STUB_EXIT", "2")]).0, Some(2), "nothing measured fails the job");
+
+    // The workflow runs this script with both secrets.
+    let workflow = std::fs::read_to_string(root().join(".github/workflows/eval.yml")).unwrap();
+    let job = &workflow[workflow.find("  real-model:").expect("the real-model job")..];
+    for needed in [
+        "run: scripts/ci/real-model.sh",
+        "ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}",
+        "AWS_BEARER_TOKEN_BEDROCK: ${{ secrets.AWS_BEARER_TOKEN_BEDROCK }}",
+    ] {
+        assert!(job.contains(needed), "the real-model job lacks {needed}");
+    }
+}

@@ -38,12 +38,19 @@ fn free_port() -> u16 {
 impl Desk {
     /// Starts the desk on `db` with extra flags and waits until `/healthz` answers.
     pub async fn start(db: &Path, extra: &[&str]) -> Self {
-        Self::start_on(db, extra, free_port()).await
+        Self::start_on(db, extra, free_port(), &[]).await
     }
 
-    async fn start_on(db: &Path, extra: &[&str], port: u16) -> Self {
+    /// Like [`Desk::start`], with extra environment variables (a provider key);
+    /// a restart does not keep them.
+    pub async fn start_with_env(db: &Path, extra: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::start_on(db, extra, free_port(), env).await
+    }
+
+    async fn start_on(db: &Path, extra: &[&str], port: u16, env: &[(&str, &str)]) -> Self {
         let log = db.with_extension(format!("{port}.log"));
         let child = Command::new(env!("CARGO_BIN_EXE_inquiry"))
+            .envs(env.iter().copied())
             .args(["serve", "--no-cache", "--db"])
             .arg(db)
             .args(["--bind", &format!("127.0.0.1:{port}")])
@@ -82,7 +89,7 @@ impl Desk {
         self.child.wait().unwrap();
         let extra: Vec<String> = std::mem::take(&mut self.extra);
         let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
-        Self::start_on(&self.db.clone(), &extra, self.port).await
+        Self::start_on(&self.db.clone(), &extra, self.port, &[]).await
     }
 
     fn url(&self, path: &str) -> String {

@@ -210,7 +210,7 @@ impl KnownListings for AnyListing {
     }
 }
 
-fn rent_case() -> LoadedCase {
+pub(crate) fn rent_case() -> LoadedCase {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("rent.yaml"),
@@ -230,7 +230,7 @@ fn rent_case() -> LoadedCase {
     load_cases(dir.path(), &AnyListing).unwrap().remove(0)
 }
 
-fn answered_result() -> RunResult {
+pub(crate) fn answered_result() -> RunResult {
     RunResult {
         reply: "The cold rent of HH-1001 is 1,650 EUR per month [HH-1001].".into(),
         citations: vec!["HH-1001".into()],
