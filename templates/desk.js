@@ -231,6 +231,7 @@
     if (v.guard === "number") return "the figure \u201c" + ((v.figure && v.figure.text) || "?") + "\u201d is in no tool result and in none of the customer's messages";
     if (v.guard === "missing_evidence") return "the reply states figures but cites no source";
     if (v.guard === "empty") return "the reply is empty";
+    if (v.guard === "grounding" && v.finding) return "sentence " + v.finding.sentence + " is " + v.finding.kind + ": " + v.finding.reason;
     return v.guard || "a check failed";
   }
 

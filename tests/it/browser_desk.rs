@@ -214,10 +214,13 @@ async fn a_draft_that_failed_the_guards_is_listed_with_its_failed_checks() {
     assert_eq!(reply, "The cold rent of HH-1001 is 1,650 EUR per month [HH-1001].");
     assert_eq!(server.received_requests().await.unwrap().len(), 3, "tool call, rejected draft, repair");
     let guard = b.text_of("#trace .guard-failed").await;
-    assert!(guard.contains("model call 2 failed 1 check(s); the model was asked to repair it"), "{guard}");
+    // Two checks fail: the unknown citation, and grounding (the figure is not in the cited source).
+    assert!(guard.contains("model call 2 failed 2 check(s); the model was asked to repair it"), "{guard}");
     let checks = b.visible("#trace .guard-failed li").await;
-    assert_eq!(checks.len(), 1);
+    assert_eq!(checks.len(), 2);
     assert_eq!(checks[0].text().await.unwrap(), "citation [HH-1002] names an id no tool returned in this conversation");
+    let grounding = checks[1].text().await.unwrap();
+    assert!(grounding.starts_with("sentence 1 is unsupported: ") && grounding.contains("1,650 EUR"), "{grounding}");
     // The rejected draft is one click away.
     b.client.find(Locator::Css("#trace .guard-failed details summary")).await.unwrap().click().await.unwrap();
     let draft = b.text_of("#trace .guard-failed details pre").await;
