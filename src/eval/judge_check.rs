@@ -39,6 +39,9 @@ pub struct Agreement {
     pub items_agreeing: usize,
     /// Cohen's κ over items; `None` when undefined (one rater gave one label to everything).
     pub item_kappa: Option<f64>,
+    /// 95% bootstrap interval of the item κ, resampling labelled replies.
+    #[serde(default)]
+    pub item_kappa_interval: Option<Interval>,
     /// Share of items the human passed (conveyed must / absent must_not).
     pub human_pass_rate: Option<f64>,
     /// Share of items the judge passed.
@@ -134,6 +137,11 @@ pub struct JudgeCheckReport {
     pub disagreements: Vec<Disagreement>,
     /// Every label's grade.
     pub labels: Vec<LabelResult>,
+    /// How the reviewers of reviewed labels agree with each other (labels
+    /// with a `reviewer`, at least two reviewers on a reply); the judge's κ
+    /// is read against it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewers: Option<super::reviewer_agreement::ReviewerAgreement>,
 }
 
 impl JudgeCheckReport {
@@ -289,16 +297,19 @@ pub async fn judge_check(
         verdict: if ok { "PASS".into() } else { "FAIL".into() },
         disagreements,
         labels: results,
+        reviewers: super::reviewer_agreement::reviewer_agreement(labels),
     }
 }
 
 fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
     let mut item_pairs: Vec<(bool, bool)> = vec![];
     let mut reply_pairs: Vec<(bool, bool)> = vec![];
+    let mut per_label: Vec<Vec<(bool, bool)>> = vec![];
     for (l, r) in rows {
         let Some(v) = &r.verdict else { continue };
         let human: Vec<bool> = l.label.conveyed.iter().copied().chain(l.label.stated.iter().map(|s| !s)).collect();
         let judged: Vec<bool> = v.must.iter().chain(&v.must_not).map(|g| g.ok).collect();
+        per_label.push(human.iter().copied().zip(judged.iter().copied()).collect());
         item_pairs.extend(human.iter().copied().zip(judged.iter().copied()));
         reply_pairs.push((human.iter().all(|h| *h), judged.iter().all(|j| *j)));
     }
@@ -315,6 +326,7 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
         items: n,
         items_agreeing: item_pairs.iter().filter(|(h, j)| h == j).count(),
         item_kappa: cohen_kappa(&item_pairs),
+        item_kappa_interval: super::reviewer_agreement::judge_kappa_interval(&per_label),
         human_pass_rate: rate(item_pairs.iter().filter(|(h, _)| *h).count(), n),
         judge_pass_rate: rate(item_pairs.iter().filter(|(_, j)| *j).count(), n),
         false_pass_items: item_pairs.iter().filter(|(h, j)| !h && *j).count(),
@@ -338,6 +350,42 @@ fn pct(v: Option<f64>) -> String {
 
 fn kappa(v: Option<f64>) -> String {
     v.map_or_else(|| "undefined".to_owned(), |v| format!("{v:.3}"))
+}
+
+fn kappa_interval(i: Option<Interval>) -> String {
+    i.map_or_else(String::new, |i| format!(" [{:.2}, {:.2}]", i.lo, i.hi))
+}
+
+/// The reviewers' agreement with each other, beside the judge's with them (Markdown).
+pub fn render_reviewers_md(r: &JudgeCheckReport) -> String {
+    let Some(a) = &r.reviewers else { return String::new() };
+    let judge = r.agreement.iter().find(|a| a.split == "all");
+    format!(
+        "## Reviewers against each other and the judge
+
+| raters | items | agreement | κ (95% bootstrap) |
+|---|---|---|---|
+| reviewers {} with each other ({} κ; {} replies) | {} | {}/{} | {}{} |
+| judge `{}` with the labels | {} | {}/{} | {}{} |
+
+The judge's κ is read against the reviewers' own: a judge cannot be held to agree with people better than they agree with each other. Intervals resample replies (2,000 seeded draws).
+
+",
+        a.reviewers.join(", "),
+        if a.method == "cohen" { "Cohen's" } else { "Fleiss'" },
+        a.shared_replies,
+        a.items,
+        a.items_agreeing,
+        a.items,
+        kappa(a.kappa),
+        kappa_interval(a.kappa_interval),
+        r.judge,
+        judge.map_or(0, |j| j.items),
+        judge.map_or(0, |j| j.items_agreeing),
+        judge.map_or(0, |j| j.items),
+        kappa(judge.and_then(|j| j.item_kappa)),
+        kappa_interval(judge.and_then(|j| j.item_kappa_interval)),
+    )
 }
 
 fn interval(i: Option<Interval>) -> String {
@@ -364,7 +412,7 @@ pub fn render_agreement_md(r: &JudgeCheckReport) -> String {
             a.replies_graded,
             a.items,
             agree(a.items_agreeing, a.items),
-            kappa(a.item_kappa),
+            format!("{}{}", kappa(a.item_kappa), kappa_interval(a.item_kappa_interval)),
             pct(a.human_pass_rate),
             pct(a.judge_pass_rate),
             a.false_pass_items,
@@ -390,6 +438,10 @@ pub fn render_markdown(r: &JudgeCheckReport) -> String {
     let mut s = format!("# Judge check: `{}`\n\n- Date: {}\n- Verdict: **{}**\n\n", r.judge, r.date, r.verdict);
     s.push_str("## Agreement with the hand labels\n\n");
     s.push_str(&render_agreement_md(r));
+    if r.reviewers.is_some() {
+        s.push('\n');
+        s.push_str(&render_reviewers_md(r));
+    }
     s.push_str("\nκ is Cohen's kappa (agreement beyond chance, from each rater's own pass rate); raw agreement is high whenever most items pass, so read it with the base rates beside it. A false pass is a wrong reply (or item) the judge passed; a false fail is a right one it failed. Intervals are Wilson 95%.\n\n## Gate\n\n| metric | value | bound | status |\n|---|---|---|---|\n");
     for m in &r.metrics {
         let bound = m.bounds.map(|b| match (b.min, b.max) {
@@ -470,5 +522,16 @@ pub fn render_terminal(r: &JudgeCheckReport) -> String {
         .filter(|m| m.bounds.is_some())
         .map(|m| format!("{} {:?}", m.metric.name, m.status).to_lowercase())
         .collect();
-    format!("{table}\n{} ({}): {} disagreements\n", r.verdict, gates.join(", "), r.disagreements.len())
+    let reviewers = r.reviewers.as_ref().map_or_else(String::new, |a| {
+        format!(
+            "reviewers ({}): {} κ {}{} over {} items of {} replies\n",
+            a.reviewers.join(", "),
+            a.method,
+            kappa(a.kappa),
+            kappa_interval(a.kappa_interval),
+            a.items,
+            a.shared_replies
+        )
+    });
+    format!("{table}\n{reviewers}{} ({}): {} disagreements\n", r.verdict, gates.join(", "), r.disagreements.len())
 }

@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 use crate::support::root;
 
 /// A chromedriver process and a headless Chromium session; both end on drop.
-struct Browser {
-    client: Client,
+pub(crate) struct Browser {
+    pub(crate) client: Client,
     port: u16,
     session: String,
     driver: Child,
@@ -42,12 +42,12 @@ impl Drop for Browser {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 impl Browser {
-    async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         let port = free_port();
         let driver = Command::new("/usr/bin/chromedriver")
             .arg(format!("--port={port}"))
@@ -85,7 +85,7 @@ impl Browser {
     }
 
     /// Browser console messages since the last call (chromedriver's log endpoint).
-    async fn console(&self) -> Vec<Value> {
+    pub(crate) async fn console(&self) -> Vec<Value> {
         let session = self.client.session_id().await.unwrap().expect("a session");
         let url = format!("http://127.0.0.1:{}/session/{session}/se/log", self.port);
         let reply: Value = reqwest::Client::new()
@@ -100,12 +100,12 @@ impl Browser {
         reply["value"].as_array().cloned().unwrap_or_default()
     }
 
-    async fn text_of(&self, css: &str) -> String {
+    pub(crate) async fn text_of(&self, css: &str) -> String {
         self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}")).text().await.unwrap()
     }
 
     /// How many elements match `css` and are displayed.
-    async fn visible(&self, css: &str) -> Vec<fantoccini::elements::Element> {
+    pub(crate) async fn visible(&self, css: &str) -> Vec<fantoccini::elements::Element> {
         let mut out = vec![];
         for e in self.client.find_all(Locator::Css(css)).await.unwrap() {
             if e.is_displayed().await.unwrap() {
@@ -115,7 +115,7 @@ impl Browser {
         out
     }
 
-    async fn screenshot(&self, name: &str) {
+    pub(crate) async fn screenshot(&self, name: &str) {
         let png = self.client.screenshot().await.unwrap();
         let dir = root().join("target/browser-artifacts");
         std::fs::create_dir_all(&dir).unwrap();
@@ -126,7 +126,7 @@ impl Browser {
 
 /// The bundled suite's report sets (under `target/browser-artifacts/sets`),
 /// written once per test process.
-fn bundled_report() -> &'static Path {
+pub(crate) fn bundled_report() -> &'static Path {
     static OUT: OnceLock<PathBuf> = OnceLock::new();
     OUT.get_or_init(|| {
         let out = root().join("target/browser-artifacts/sets");
