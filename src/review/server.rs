@@ -146,7 +146,8 @@ async fn queue(State(state): State<Arc<ReviewState>>, uri: axum::http::Uri) -> R
             .collect();
         Ok(serde_json::json!({
             "counts": s.queue.counts,
-            "seed": s.queue.seed,
+            // As text: a u64 above 2^53 loses digits as a JavaScript number.
+            "seed": format!("{:#x}", s.queue.seed),
             "reviewer": reviewer,
             "entries": entries,
         }))

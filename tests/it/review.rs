@@ -303,4 +303,9 @@ fn reviews_import_and_export_round_trip_the_labels_format() {
         }
         assert_eq!(b["reviewer"], "team");
     }
+    // Imported labels are not a random sample of a report's runs: they never
+    // enter the judge-corrected pass rate, which stays unmeasured.
+    let o = inquiry(&["compare", "reports/eval", "reports/eval", "--reviews", d]);
+    let (_, stderr) = texts(&o);
+    assert!(stderr.contains("candidate: judge-corrected pass rate unmeasured"), "{stderr}");
 }
