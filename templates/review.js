@@ -32,9 +32,11 @@
   function complete(entry, v) {
     return v.must.every(function (x) { return x !== null; }) && v.must_not.every(function (x) { return x !== null; });
   }
+  function gradable(e) { return e.must.length + e.must_not.length > 0; }
   function progress() {
-    var done = queue.entries.filter(function (e) { return complete(e, e.mine); }).length;
-    $("progress").textContent = done + "/" + queue.entries.length + " reviewed";
+    var graded = queue.entries.filter(gradable);
+    var done = graded.filter(function (e) { return complete(e, e.mine); }).length;
+    $("progress").textContent = done + "/" + graded.length + " reviewed";
     $("position").textContent = queue.entries.length ? "reply " + (at + 1) + " of " + queue.entries.length : "nothing to review";
   }
   function verdictWord(kind, v) {
@@ -46,6 +48,16 @@
     var entry = queue.entries[at];
     var box = $("items");
     box.textContent = "";
+    if (entry.ticket) {
+      // A desk ticket marked "reply was wrong": nothing to grade; it is here to become a case.
+      var t = el("div", "item ticket");
+      t.appendChild(el("div", "kind", "desk ticket " + entry.ticket.ticket_id + ": reply marked wrong"));
+      t.appendChild(el("div", "text", entry.ticket.note || "(no note)"));
+      t.appendChild(el("div", "muted", "Make it a case:"));
+      t.appendChild(el("pre", "to-case", entry.ticket.to_case));
+      box.appendChild(t);
+      return;
+    }
     items(entry).forEach(function (it, k) {
       var div = el("div", "item" + (k === focus ? " focus" : ""));
       div.dataset.kind = it.kind;
@@ -146,7 +158,7 @@
   }
   async function decide(v) {
     var entry = queue.entries[at];
-    if (!entry) return;
+    if (!entry || !gradable(entry)) return;
     var list = items(entry);
     var it = list[focus];
     mine[it.kind][it.i] = v;
@@ -198,7 +210,8 @@
     queue = await r.json();
     var c = queue.counts;
     $("counts").textContent = c.entries + " replies to review from " + c.replies + ": " + c.disagreement + " where the judges disagree, " +
-      c.undecided + " a judge left undecided, " + c.sampled + " sampled at random from the " + c.graded + " graded (seed " + queue.seed + ").";
+      c.undecided + " a judge left undecided, " + c.sampled + " sampled at random from the " + c.graded + " graded (seed " + queue.seed + ")" +
+      (c.tickets ? ", and " + c.tickets + " desk ticket(s) marked \u201creply was wrong\u201d." : ".");
     var first = queue.entries.findIndex(function (e) { return !complete(e, e.mine); });
     at = first < 0 ? 0 : first;
     status("");

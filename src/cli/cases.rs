@@ -59,7 +59,7 @@ pub fn run(args: CasesArgs) -> anyhow::Result<ExitCode> {
         crate::eval::case_draft::add_from_trace(&a.from_trace, a.run, &a.to, &a.cases_dir, a.id.as_deref(), &known)?;
     let c = &added.case.case;
     eprintln!(
-        "cases add: `{}` appended to {} ({} must, {} must_not item(s) to give patterns; listings {:?}; hand-offs {:?})",
+        "cases add: `{}` appended to {} ({} must and {} must_not item(s) to check or fill; listings {:?}; hand-offs {:?})",
         added.id,
         a.to.display(),
         c.must.len(),

@@ -26,6 +26,9 @@ pub struct ViewArgs {
     /// Size of the review queue's uniform random sample (with --review).
     #[arg(long, default_value_t = 10)]
     pub sample: usize,
+    /// Desk database whose tickets marked "reply was wrong" join the review queue (with --review).
+    #[arg(long, value_name = "FILE")]
+    pub desk: Option<PathBuf>,
     /// Token the review page's writes need (default: a random one, printed at start).
     #[arg(long, env = "INQUIRY_REVIEW_TOKEN", hide_env_values = true)]
     pub review_token: Option<String>,
@@ -43,11 +46,16 @@ fn review_routes(args: &ViewArgs, roots: &[PathBuf]) -> anyhow::Result<(axum::Ro
             Err(e) => tracing::debug!("review: {} left out: {e:#}", dir.display()),
         }
     }
-    let queue = crate::review::queue::build(&reports, args.sample, crate::stats::SEED);
+    let mut queue = crate::review::queue::build(&reports, args.sample, crate::stats::SEED);
+    if let Some(db) = &args.desk {
+        let desk = crate::desk::TicketStore::open_read_only(db)?;
+        let marks = crate::desk::wrong_reply::wrong_replies(&desk)?;
+        crate::review::queue::add_tickets(&mut queue, &marks, &db.display().to_string());
+    }
     let c = &queue.counts;
     let summary = format!(
-        "review queue: {} replies from {} report set(s): {} where the judges disagree, {} a judge left undecided, {} sampled at random from {} graded ({} entries in all)",
-        c.replies, reports.len(), c.disagreement, c.undecided, c.sampled, c.graded, c.entries
+        "review queue: {} replies from {} report set(s): {} where the judges disagree, {} a judge left undecided, {} sampled at random from {} graded, {} desk ticket(s) marked wrong ({} entries in all)",
+        c.replies, reports.len(), c.disagreement, c.undecided, c.sampled, c.graded, c.tickets, c.entries
     );
     let token = match args.review_token.as_deref().map(str::trim) {
         Some(t) if !t.is_empty() => t.to_owned(),

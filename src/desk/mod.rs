@@ -3,7 +3,8 @@
 //! survives restarts and is shared with `serve-mcp --tickets`.
 //!
 //! `store` owns the database; `api` checks requests; `server` is the axum
-//! adapter; `page` renders the desk page. `eval` never uses any of it: its
+//! adapter; `page` renders the desk page; `wrong_reply` is the review column
+//! (a ticket's run kept, its reply marked wrong). `eval` never uses any of it: its
 //! queues are fresh and in memory.
 
 pub mod api;
@@ -11,6 +12,7 @@ pub mod page;
 pub mod server;
 pub mod store;
 pub mod ticket;
+pub mod wrong_reply;
 
 pub use server::{bind, router, Desk, DeskOptions, DEFAULT_BIND};
 pub use store::{StoreSink, StoredTicket, TicketDetail, TicketStatus, TicketStore, TicketUpdate, DEFAULT_DB};

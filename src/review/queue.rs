@@ -70,6 +70,67 @@ pub struct Entry {
     pub must_not: Vec<String>,
     /// Each judge's view, in report order (one per judge).
     pub judges: Vec<JudgeView>,
+    /// The desk ticket whose reply was marked wrong, for a `ticket` entry
+    /// (no rubric items: it is there to be read and turned into a case).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticket: Option<TicketMark>,
+}
+
+/// A desk ticket marked "reply was wrong".
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TicketMark {
+    /// Ticket id.
+    pub ticket_id: String,
+    /// The note of the person who marked it.
+    pub note: Option<String>,
+    /// The command that turns it into a case draft.
+    pub to_case: String,
+}
+
+/// Why a reply is in the queue: a desk ticket marked "reply was wrong".
+pub const DRAWN_TICKET: &str = "ticket";
+
+/// Appends the desk's tickets marked "reply was wrong" (those whose run the
+/// desk kept) to the queue, after the judged replies; `db` is the desk
+/// database the marks came from (named in the command shown).
+pub fn add_tickets(queue: &mut Queue, marks: &[crate::desk::wrong_reply::WrongReply], db: &str) {
+    for m in marks {
+        let (Some(inquiry), Some(result)) = (&m.inquiry, &m.result) else { continue };
+        let hash = reply_hash(&result.reply);
+        queue.entries.push(Entry {
+            key: format!("{}:{hash}", m.ticket_id),
+            case_id: m.ticket_id.clone(),
+            reply_hash: hash,
+            drawn: vec![DRAWN_TICKET.into()],
+            inquiry: inquiry.clone(),
+            history: m.history.clone(),
+            reply: result.reply.clone(),
+            citations: result.citations.clone(),
+            evidence: result
+                .trace
+                .iter()
+                .map(|t| EvidenceCall {
+                    tool: t.tool.clone(),
+                    arguments: t.arguments.clone(),
+                    result: Some(t.result.clone()),
+                    is_error: t.is_error,
+                })
+                .collect(),
+            must: vec![],
+            must_not: vec![],
+            judges: vec![],
+            ticket: Some(TicketMark {
+                ticket_id: m.ticket_id.clone(),
+                note: m.note.clone(),
+                to_case: format!(
+                    "inquiry tickets --db {db} trace {} --out {}.json && inquiry cases add --from-trace {}.json",
+                    m.ticket_id, m.ticket_id, m.ticket_id
+                ),
+            }),
+        });
+        queue.counts.tickets += 1;
+        queue.counts.entries += 1;
+    }
 }
 
 /// How many of each kind the queue holds.
@@ -85,6 +146,8 @@ pub struct Counts {
     pub undecided: usize,
     /// Replies in the random sample.
     pub sampled: usize,
+    /// Desk tickets marked "reply was wrong".
+    pub tickets: usize,
     /// Entries in the queue (a reply counted in several kinds is one entry).
     pub entries: usize,
 }
@@ -141,6 +204,7 @@ pub fn build(reports: &[EvalReport], sample: usize, seed: u64) -> Queue {
                     must: case.items.must.clone(),
                     must_not: case.items.must_not.clone(),
                     judges: vec![],
+                    ticket: None,
                 });
                 if entry.judges.iter().any(|j| j.judge == report.judge) {
                     continue;

@@ -97,14 +97,29 @@ fn bad_traces_exit_2_naming_the_file_and_field() {
     assert!(texts(&out).1.contains(path.to_str().unwrap()), "{}", texts(&out).1);
 }
 
+/// A child process ended when dropped (a failed test leaves no server behind).
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Starts `inquiry view DIR --review` with a known token; returns it and its base URL.
-fn start_review(dir: &Path, db: &Path) -> (std::process::Child, String) {
+fn start_review(dir: &Path, db: &Path) -> (Running, String) {
+    start_review_with(dir, db, &[])
+}
+
+fn start_review_with(dir: &Path, db: &Path, extra: &[&str]) -> (Running, String) {
     let port = crate::browser::free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_inquiry"))
         .arg("view")
         .arg(dir)
         .args(["--bind", &format!("127.0.0.1:{port}"), "--review", "--sample", "10", "--reviews"])
         .arg(db)
+        .args(extra)
         .env("INQUIRY_REVIEW_TOKEN", "review-test-token")
         .current_dir(root())
         .stdout(Stdio::null())
@@ -114,7 +129,7 @@ fn start_review(dir: &Path, db: &Path) -> (std::process::Child, String) {
     let base = format!("http://127.0.0.1:{port}");
     for _ in 0..200 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return (child, base);
+            return (Running(child), base);
         }
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -178,7 +193,7 @@ async fn review_page_keyboard_reviews_persist_export_and_agreement() {
     let out = crate::browser::bundled_report();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("reviews.sqlite");
-    let (mut view, base) = start_review(out, &db);
+    let (view, base) = start_review(out, &db);
     let b = crate::browser::Browser::start().await;
 
     let keys = review_ten(&b, &base, "ana", &[0, 1]).await;
@@ -217,8 +232,7 @@ async fn review_page_keyboard_reviews_persist_export_and_agreement() {
     let keys_b = review_ten(&b, &base, "ben", &[0, 2]).await;
     assert_eq!(keys_b, keys, "the same queue");
     b.client.clone().close().await.unwrap();
-    let _ = view.kill();
-    let _ = view.wait();
+    drop(view);
 
     // Export to the labels format; judge-check reads it and reports the reviewers' κ.
     let labels = dir.path().join("labels");
@@ -308,4 +322,126 @@ fn reviews_import_and_export_round_trip_the_labels_format() {
     let o = inquiry(&["compare", "reports/eval", "reports/eval", "--reviews", d]);
     let (_, stderr) = texts(&o);
     assert!(stderr.contains("candidate: judge-corrected pass rate unmeasured"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desk_reply_marked_wrong_joins_the_review_queue_and_becomes_a_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("desk.sqlite");
+    let desk = crate::desk::Desk::start(&db, &[]).await;
+    let http = reqwest::Client::new();
+    let message = "A flat in Hamburg under €2,000, I have a dog, is heating included, can I view it on Saturday?";
+    let r = http
+        .post(format!("{}/api/inquiries", desk.base))
+        .json(&serde_json::json!({"inquiry": message}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let events = crate::desk::read_events(r, |e| e.name == "result").await;
+    let result = &events.last().unwrap().data;
+    let ticket = result["handoffs"][0]["ticketId"].as_str().expect("a viewing ticket").to_owned();
+
+    // Marked wrong with a note; an unknown ticket is a 404 naming the field.
+    let mark = http
+        .post(format!("{}/api/handoffs/{ticket}/wrong", desk.base))
+        .json(&serde_json::json!({"note": "promised a Saturday viewing slot"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(mark.status(), 200);
+    let unknown = http
+        .post(format!("{}/api/handoffs/TKT-9999/wrong", desk.base))
+        .json(&serde_json::json!({"note": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+    let listed: Value =
+        http.get(format!("{}/api/wrong-replies", desk.base)).send().await.unwrap().json().await.unwrap();
+    assert_eq!(listed["wrongReplies"][0]["ticketId"], ticket.as_str());
+    assert_eq!(listed["wrongReplies"][0]["note"], "promised a Saturday viewing slot");
+    drop(desk);
+
+    // It joins the review queue with its reply and the way to a case.
+    let store = inquiry::desk::TicketStore::open_read_only(&db).unwrap();
+    let marks = inquiry::desk::wrong_reply::wrong_replies(&store).unwrap();
+    let mut queue = inquiry::review::queue::build(&[], 10, 1);
+    inquiry::review::queue::add_tickets(&mut queue, &marks, "desk.sqlite");
+    assert_eq!((queue.counts.tickets, queue.entries.len()), (1, 1));
+    let entry = &queue.entries[0];
+    assert_eq!(entry.reply, result["reply"].as_str().unwrap());
+    assert_eq!(entry.inquiry, message);
+    assert_eq!(entry.drawn, ["ticket"]);
+    assert!(!entry.evidence.is_empty(), "the run's tool calls");
+
+    // And becomes a case draft that validates.
+    let trace = dir.path().join("ticket.json");
+    let o = inquiry(&["tickets", "--db", db.to_str().unwrap(), "trace", &ticket, "--out", trace.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+    let target = dir.path().join("drafts.yaml");
+    let o = inquiry(&["cases", "add", "--from-trace", trace.to_str().unwrap(), "--to", target.to_str().unwrap()]);
+    let (stdout, stderr) = texts(&o);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let id = stdout.trim();
+    assert!(id.starts_with("ticket-") && id.ends_with("-draft"), "{id}");
+    let text = std::fs::read_to_string(&target).unwrap();
+    assert!(
+        text.contains("# failure: desk: reply was wrong") && text.contains("promised a Saturday viewing slot"),
+        "{text}"
+    );
+    assert!(text.contains("viewing_request"), "the hand-off the run made: {text}");
+    assert!(text.contains("HH-"), "the listings the run used: {text}");
+    // A ticket that was not marked has no trace to give.
+    let o = inquiry(&["tickets", "--db", db.to_str().unwrap(), "trace", "TKT-9999"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(chromium),
+    ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+)]
+async fn review_page_the_desk_review_column_marks_a_reply_wrong_and_the_queue_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("desk.sqlite");
+    let desk = crate::desk::Desk::start(&db, &[]).await;
+    let b = crate::browser::Browser::start().await;
+    b.client.goto(&format!("{}/", desk.base)).await.unwrap();
+    b.client.wait().for_element(Locator::Css("#queue .empty")).await.unwrap();
+    let message = "A flat in Hamburg under €2,000, I have a dog, is heating included, can I view it on Saturday?";
+    b.client.find(Locator::Css("#inquiry")).await.unwrap().send_keys(message).await.unwrap();
+    b.client.find(Locator::Css("#send")).await.unwrap().click().await.unwrap();
+    b.client.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css(".msg.agent")).await.unwrap();
+    let ticket = b.client.wait().for_element(Locator::Css("#queue .ticket")).await.unwrap();
+    let id = ticket.attr("data-ticket").await.unwrap().unwrap();
+    let note = b.client.find(Locator::Css(&format!("#ticket-{id} .wrong-note"))).await.unwrap();
+    note.send_keys("offered a viewing slot nobody confirmed").await.unwrap();
+    b.client.find(Locator::Css(&format!("#ticket-{id} .mark-wrong"))).await.unwrap().click().await.unwrap();
+    wait_text(&b, &format!("#ticket-{id} .wrong-mark"), "Reply marked wrong: offered a viewing slot nobody confirmed")
+        .await;
+    b.client.refresh().await.unwrap();
+    wait_text(&b, &format!("#ticket-{id} .wrong-mark"), "offered a viewing slot nobody confirmed").await;
+    let console = b.console().await;
+    assert!(console.is_empty(), "desk console output: {console:#?}");
+    drop(desk);
+
+    // The review queue shows the marked ticket with its reply and the way to a case.
+    let empty = dir.path().join("sets");
+    std::fs::create_dir_all(&empty).unwrap();
+    let reviews = dir.path().join("reviews.sqlite");
+    let (view, base) = start_review_with(&empty, &reviews, &["--desk", db.to_str().unwrap()]);
+    b.client.goto(&format!("{base}/review?reviewer=ana#token=review-test-token")).await.unwrap();
+    wait_text(&b, "#items", "offered a viewing slot nobody confirmed").await;
+    let kind = b.text_of("#items .ticket .kind").await;
+    assert_eq!(kind.to_lowercase(), format!("desk ticket {}: reply marked wrong", id.to_lowercase()));
+    assert!(b.text_of(".to-case").await.contains(&format!("trace {id}")));
+    assert!(b.text_of("#reply").await.contains("HH-1001"), "the reply the customer got");
+    assert_eq!(b.text_of("#progress").await, "0/0 reviewed", "a ticket has no items to grade");
+    // The desk page's open stream broke when the desk stopped; nothing else may be logged.
+    let console: Vec<Value> =
+        b.console().await.into_iter().filter(|m| !m["message"].as_str().unwrap_or("").contains("net::ERR_")).collect();
+    assert!(console.is_empty(), "review console output: {console:#?}");
+    b.client.clone().close().await.unwrap();
+    drop(view);
 }
