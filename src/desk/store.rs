@@ -60,14 +60,9 @@ const MIGRATIONS: &[&str] = &[
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Tables this build's schema creates (SQLite adds `sqlite_sequence` for AUTOINCREMENT).
-const OWN_TABLES: &[&str] = &[
-    "schema_version",
-    "tickets",
-    "ticket_events",
-    "sqlite_sequence",
-    super::wrong_reply::TABLES[0],
-    super::wrong_reply::TABLES[1],
-];
+/// (Migration 2 adds `wrong_reply`'s two tables.)
+const OWN_TABLES: &[&str] =
+    &["schema_version", "tickets", "ticket_events", "sqlite_sequence", "ticket_runs", "wrong_replies"];
 
 /// The SQLite ticket store. One connection behind a mutex: ticket writes are
 /// small and rare next to a model call. Callers on an async runtime use it

@@ -26,9 +26,6 @@ pub(super) const MIGRATION: &str = "CREATE TABLE ticket_runs (
         source TEXT NOT NULL
     );";
 
-/// Tables migration 2 adds.
-pub(super) const TABLES: [&str; 2] = ["ticket_runs", "wrong_replies"];
-
 /// A ticket whose reply was marked wrong.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
