@@ -304,12 +304,17 @@ pub async fn judge_check(
 fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
     let mut item_pairs: Vec<(bool, bool)> = vec![];
     let mut reply_pairs: Vec<(bool, bool)> = vec![];
-    let mut per_label: Vec<Vec<(bool, bool)>> = vec![];
+    // Item pairs per reply (several reviewers' labels of one reply are one
+    // unit of the bootstrap: they share the reply and the judge's verdict).
+    let mut per_reply: BTreeMap<(&str, &str), Vec<(bool, bool)>> = BTreeMap::new();
     for (l, r) in rows {
         let Some(v) = &r.verdict else { continue };
         let human: Vec<bool> = l.label.conveyed.iter().copied().chain(l.label.stated.iter().map(|s| !s)).collect();
         let judged: Vec<bool> = v.must.iter().chain(&v.must_not).map(|g| g.ok).collect();
-        per_label.push(human.iter().copied().zip(judged.iter().copied()).collect());
+        per_reply
+            .entry((l.label.case.as_str(), l.label.reply.as_str()))
+            .or_default()
+            .extend(human.iter().copied().zip(judged.iter().copied()));
         item_pairs.extend(human.iter().copied().zip(judged.iter().copied()));
         reply_pairs.push((human.iter().all(|h| *h), judged.iter().all(|j| *j)));
     }
@@ -326,7 +331,9 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
         items: n,
         items_agreeing: item_pairs.iter().filter(|(h, j)| h == j).count(),
         item_kappa: cohen_kappa(&item_pairs),
-        item_kappa_interval: super::reviewer_agreement::judge_kappa_interval(&per_label),
+        item_kappa_interval: super::reviewer_agreement::judge_kappa_interval(
+            &per_reply.into_values().collect::<Vec<_>>(),
+        ),
         human_pass_rate: rate(item_pairs.iter().filter(|(h, _)| *h).count(), n),
         judge_pass_rate: rate(item_pairs.iter().filter(|(_, j)| *j).count(), n),
         false_pass_items: item_pairs.iter().filter(|(h, j)| !h && *j).count(),

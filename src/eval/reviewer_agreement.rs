@@ -95,7 +95,7 @@ pub fn reviewer_agreement(labels: &[LoadedLabel]) -> Option<ReviewerAgreement> {
 
 /// The 95% bootstrap interval (over replies) of the judge's item κ against
 /// the human verdicts: `pairs[i]` holds the (human, judge) item pairs of one
-/// graded label.
+/// reply (every label of it, one per reviewer).
 pub fn judge_kappa_interval(pairs: &[Vec<(bool, bool)>]) -> Option<Interval> {
     bootstrap_interval(pairs, |draw| cohen_kappa(&draw.iter().flat_map(|p| p.iter().copied()).collect::<Vec<_>>()))
 }
