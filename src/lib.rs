@@ -21,6 +21,7 @@ pub mod knowledge;
 pub mod mcp;
 pub mod providers;
 pub mod retrieval;
+pub mod review;
 pub mod serving;
 pub mod sqlite_owner;
 pub mod stats;

@@ -11,6 +11,8 @@ use rusqlite::Connection;
 pub const DESK_APPLICATION_ID: i32 = 0x4951_4454;
 /// Application id of the model-response cache (`IQRC`).
 pub const CACHE_APPLICATION_ID: i32 = 0x4951_5243;
+/// Application id of the review database (`IQRV`).
+pub const REVIEW_APPLICATION_ID: i32 = 0x4951_5256;
 
 /// What a database file holds, as far as ownership goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

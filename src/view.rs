@@ -3,7 +3,9 @@
 //! Lists every report set (a directory with the `.inquiry-report` marker and
 //! a `report.html`) under the given roots, newest first, and serves each
 //! set's `report.html` unchanged at `/r/<path>/`. It binds to loopback only,
-//! answers only GET and HEAD, and refuses a request whose `Origin` (or
+//! answers only GET and HEAD (with `--review`, also the review page's one
+//! write, which needs the token printed at start; see [`crate::review::server`]),
+//! and refuses a request whose `Origin` (or
 //! `Host`) is not this server on loopback with 403, as `serve-mcp --http`
 //! does, so a web page the user visits cannot read the reports.
 //!
@@ -250,13 +252,15 @@ pub fn same_origin(headers: &HeaderMap, port: u16) -> bool {
     host_ok && origin_ok
 }
 
-/// The viewer's router for a server on `port`.
-pub fn router(roots: Vec<PathBuf>, port: u16) -> axum::Router {
+/// The viewer's router for a server on `port`; `extra` routes (the review
+/// page of `--review`) are merged in behind the same Host/Origin checks.
+pub fn router(roots: Vec<PathBuf>, port: u16, extra: Option<axum::Router>) -> axum::Router {
     axum::Router::new()
         .route("/", axum::routing::get(index))
         .route("/r/{*path}", axum::routing::get(report))
-        .fallback(|| async { (StatusCode::NOT_FOUND, "not found; the report sets are listed at /") })
         .with_state(ViewState { roots })
+        .merge(extra.unwrap_or_default())
+        .fallback(|| async { (StatusCode::NOT_FOUND, "not found; the report sets are listed at /") })
         .layer(axum::middleware::from_fn(move |request: Request, next: Next| async move {
             if !same_origin(request.headers(), port) {
                 return (
@@ -274,7 +278,8 @@ pub fn router(roots: Vec<PathBuf>, port: u16) -> axum::Router {
         }))
 }
 
-/// Binds the viewer on a loopback address and serves until `shutdown`.
+/// Binds the viewer on a loopback address and serves until `shutdown`
+/// (with `extra` routes merged in, see [`router`]).
 /// Returns the bound address and the serving task.
 ///
 /// # Errors
@@ -282,6 +287,7 @@ pub fn router(roots: Vec<PathBuf>, port: u16) -> axum::Router {
 /// bind failure (e.g. the port is in use).
 pub async fn bind(
     roots: Vec<PathBuf>,
+    extra: Option<axum::Router>,
     bind: SocketAddr,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<(SocketAddr, tokio::task::JoinHandle<anyhow::Result<()>>)> {
@@ -291,7 +297,7 @@ pub async fn bind(
     let listener =
         tokio::net::TcpListener::bind(bind).await.map_err(|e| anyhow::anyhow!("cannot listen on {bind}: {e}"))?;
     let local = listener.local_addr()?;
-    let app = router(roots, local.port());
+    let app = router(roots, local.port(), extra);
     let task =
         tokio::spawn(crate::serving::serve_connections(listener, app, crate::serving::Limits::default(), shutdown));
     Ok((local, task))

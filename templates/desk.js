@@ -357,7 +357,43 @@
     row.appendChild(el("small", null, " " + (t.created_at || t.createdAt || "")));
     box.appendChild(row);
     if (t.note) box.appendChild(el("p", "note-text", "Note: " + t.note));
+    box.appendChild(reviewColumn(t));
     return box;
+  }
+
+  // Review column: the person handling a ticket marks the reply the customer
+  // got as wrong, with a note; marked tickets go to the review queue
+  // (inquiry view --review --desk) and can become cases (inquiry tickets trace).
+  var wrong = {};
+  function reviewColumn(t) {
+    var box = el("p", "review-col");
+    var mark = wrong[t.ticketId];
+    if (mark) {
+      box.appendChild(el("span", "wrong-mark", "Reply marked wrong" + (mark.note ? ": " + mark.note : "")));
+      return box;
+    }
+    var note = el("input", "wrong-note");
+    note.placeholder = "what was wrong (optional)";
+    note.setAttribute("aria-label", "what was wrong with the reply to " + t.ticketId);
+    var button = el("button", "mark-wrong", "Reply was wrong");
+    button.type = "button";
+    button.addEventListener("click", async function () {
+      var response = await fetch("/api/handoffs/" + encodeURIComponent(t.ticketId) + "/wrong",
+        { method: "POST", headers: headers(true), body: JSON.stringify({ note: note.value }) });
+      if (!response.ok) { alert(await errorText(response)); return; }
+      var marked = await response.json();
+      wrong[marked.ticketId] = marked;
+      redraw();
+    });
+    box.appendChild(note);
+    box.appendChild(button);
+    return box;
+  }
+  async function loadWrong() {
+    var response = await fetch("/api/wrong-replies", { headers: headers(false) });
+    if (!response.ok) return;
+    wrong = {};
+    (await response.json()).wrongReplies.forEach(function (w) { wrong[w.ticketId] = w; });
   }
 
   function redraw() {
@@ -398,6 +434,7 @@
         var body = await listed.json();
         tickets = {};
         body.tickets.forEach(function (t) { tickets[t.ticketId] = t; });
+        await loadWrong();
         redraw();
         var stream = await fetch("/api/handoffs/stream?since=" + body.lastEvent, { headers: headers(false) });
         if (!stream.ok) throw new Error(await errorText(stream));

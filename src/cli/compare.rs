@@ -43,6 +43,10 @@ pub struct CompareArgs {
     /// Print the comparison as JSON on stdout instead of Markdown.
     #[arg(long)]
     pub json: bool,
+    /// Also report each side's judge-corrected pass rate from the reviewed
+    /// random sample in this review database (prediction-powered inference).
+    #[arg(long, value_name = "FILE")]
+    pub reviews: Option<PathBuf>,
 }
 
 /// Compares two reports; exit 0 when every gate holds, 1 when one is missed,
@@ -131,6 +135,9 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         append(summary, &md).with_context(|| format!("GITHUB_STEP_SUMMARY {}", summary.display()))?;
     }
     eprintln!("{}", verdict_line(&comparison));
+    if let Some(db) = &args.reviews {
+        super::eval::print_corrected(db, &[("baseline", &args.base), ("candidate", &args.cand)])?;
+    }
     super::warn_inconclusive(&comparison);
     let code = comparison.exit_code();
     decided(code);

@@ -90,6 +90,10 @@ pub struct EvalArgs {
     /// Print the JSON report on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Also report the judge-corrected pass rate from the reviewed random
+    /// sample in this review database (prediction-powered inference).
+    #[arg(long, value_name = "FILE")]
+    pub reviews: Option<PathBuf>,
     /// Retrieval settings.
     #[command(flatten)]
     pub retrieval: RetrievalArgs,
@@ -288,6 +292,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         written.html.display(),
         written.dir.join("cases").display()
     );
+    if let Some(db) = &args.reviews {
+        print_corrected(db, &[("eval", &written.dir)])?;
+    }
     let errors: Vec<String> = result
         .runs()
         .filter_map(|(c, r)| {
@@ -389,4 +396,22 @@ fn first_replay_miss(report: &crate::eval::EvalReport) -> Option<String> {
         let judge_miss = run.judge_error.as_deref().filter(|e| e.contains("no cached response"))?;
         Some(format!("case {} run {} judge call: {judge_miss}; record it with --cache use", case.id, run.attempt))
     })
+}
+
+/// Prints each named report set's judge-corrected pass rate (stderr) from
+/// the reviews in `db` (see [`crate::review::corrected`]).
+///
+/// # Errors
+/// The database or a report set cannot be read.
+pub(crate) fn print_corrected(db: &std::path::Path, sets: &[(&str, &std::path::Path)]) -> anyhow::Result<()> {
+    if !db.is_file() {
+        anyhow::bail!("--reviews {}: no review database here (`inquiry view --review` creates it)", db.display());
+    }
+    let store = crate::review::ReviewStore::open(db)?;
+    for (name, dir) in sets {
+        let stored = crate::analysis::stored::load_stored(dir)?;
+        let c = crate::review::corrected::corrected_pass_rate(&stored.report, &store)?;
+        eprintln!("{}", crate::review::corrected::render_line(name, c.as_ref()));
+    }
+    Ok(())
 }

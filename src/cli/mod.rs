@@ -20,6 +20,7 @@ pub mod args;
 pub mod ask;
 pub mod cache;
 pub mod calibrate;
+pub mod cases;
 pub mod check;
 pub mod compare;
 pub mod eval;
@@ -28,6 +29,7 @@ pub mod judge_check;
 pub mod merge;
 pub mod power;
 pub mod rescore;
+pub mod reviews;
 pub mod schema;
 pub mod serve;
 pub mod serve_mcp;
@@ -100,6 +102,10 @@ pub enum Command {
     Schema(schema::SchemaArgs),
     /// Look after the model-response cache: stats, clear, prune --older-than 14d.
     Cache(cache::CacheArgs),
+    /// Add a case draft made from a run's trace (cases add --from-trace).
+    Cases(cases::CasesArgs),
+    /// Export the review database to the labels/ YAML format, or import labels into it.
+    Reviews(reviews::ReviewsArgs),
 }
 
 /// Parses the process arguments, runs the command and maps the result to an exit code.
@@ -166,6 +172,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::ServeMcp(args) => serve_mcp::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Tickets(args) => tickets::run(args),
+        Command::Cases(args) => cases::run(args),
+        Command::Reviews(args) => reviews::run(args),
         Command::Check(args) => check::run(args),
         Command::Tool(args) => tool::run(args),
         Command::JudgeCheck(args) => judge_check::run(args),

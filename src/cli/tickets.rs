@@ -37,6 +37,15 @@ pub enum TicketsAction {
         #[arg(long)]
         json: bool,
     },
+    /// Write the case trace of a ticket whose reply was marked wrong (the run
+    /// the desk kept), for `inquiry cases add --from-trace`.
+    Trace {
+        /// Ticket id, e.g. TKT-0001.
+        id: String,
+        /// Write to FILE instead of stdout (never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Mark a ticket done, with an optional note.
     Close {
         /// Ticket id, e.g. TKT-0001.
@@ -93,6 +102,35 @@ pub fn run(args: TicketsArgs) -> anyhow::Result<ExitCode> {
                 }
                 writeln!(out, "{table}")?;
                 eprintln!("{} ticket(s) in {}", tickets.len(), args.db.display());
+            }
+        }
+        TicketsAction::Trace { id, out: file } => {
+            let marks = crate::desk::wrong_reply::wrong_replies(&store)?;
+            let Some(mark) = marks.iter().find(|w| w.ticket_id == id) else {
+                anyhow::bail!(
+                    "ticket {} in {} is not marked \"reply was wrong\" (the desk's review column marks it)",
+                    esc(&id, 40),
+                    args.db.display()
+                );
+            };
+            let Some(trace) = crate::desk::wrong_reply::trace(mark)? else {
+                anyhow::bail!(
+                    "ticket {} has no stored run (it did not come from the desk's conversation)",
+                    esc(&id, 40)
+                );
+            };
+            let text = serde_json::to_string_pretty(&trace)? + "\n";
+            match file {
+                Some(path) => {
+                    let f = std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&path)
+                        .map_err(|e| anyhow::anyhow!("{}: {e} (a trace is never overwritten)", path.display()))?;
+                    std::io::Write::write_all(&mut &f, text.as_bytes())?;
+                    eprintln!("tickets trace: {} written to {}", id, path.display());
+                }
+                None => out.write_all(text.as_bytes())?,
             }
         }
         TicketsAction::Show { id, json } => {

@@ -5,7 +5,8 @@
 //! `store` owns the database; `api` checks requests; `server` is the axum
 //! adapter; `page` renders the desk page with its
 //! example inquiries (`examples`); `sources` builds the document a citation
-//! dialog shows. `eval` never uses any of it: its
+//! dialog shows; `wrong_reply` is the review column (a ticket's run kept,
+//! its reply marked wrong). `eval` never uses any of it: its
 //! queues are fresh and in memory.
 
 pub mod api;
@@ -15,6 +16,7 @@ pub mod server;
 pub mod sources;
 pub mod store;
 pub mod ticket;
+pub mod wrong_reply;
 
 pub use server::{bind, router, Desk, DeskOptions, DEFAULT_BIND};
 pub use store::{StoreSink, StoredTicket, TicketDetail, TicketStatus, TicketStore, TicketUpdate, DEFAULT_DB};

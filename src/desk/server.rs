@@ -164,12 +164,71 @@ async fn run_inquiry(
     let _ = forward.await;
     match result {
         Ok(result) => {
+            remember_run(&inner, &inquiry, &history, &result).await;
             let _ = tx.send(event("result", &result));
         }
         Err(e) => {
             let _ = tx.send(event("error", &json!({"error": e.to_string()})));
         }
     }
+}
+
+/// Keeps the run behind the tickets it created, so a ticket's reply can be
+/// reviewed and become a case (`wrong_reply`); a failure is logged, the reply still goes out.
+async fn remember_run(inner: &Arc<Inner>, inquiry: &str, history: &[HistoryTurn], result: &crate::agent::RunResult) {
+    let tickets: Vec<String> = result.handoffs.iter().map(|t| t.ticket_id.clone()).collect();
+    if tickets.is_empty() {
+        return;
+    }
+    let (inquiry, history, result) = (inquiry.to_owned(), history.to_vec(), result.clone());
+    let stored = with_store(&inner.desk.store, move |store| {
+        super::wrong_reply::record_run(store, &tickets, &inquiry, &history, &result)
+    })
+    .await;
+    if let Err(e) = stored {
+        tracing::warn!("desk: the run behind a ticket was not kept: {}", e.message);
+    }
+}
+
+/// `POST /api/handoffs/{id}/wrong` with `{"note": "…"}`: the ticket's reply was wrong.
+async fn mark_wrong(
+    State(state): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Body {
+        #[serde(default)]
+        note: Option<String>,
+    }
+    api::require_json(&headers)?;
+    let bytes = body_bytes(body)?;
+    let parsed: Body = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::field(StatusCode::BAD_REQUEST, "note", format!("expected {{\"note\": \"…\"}}: {e}")))?;
+    if parsed.note.as_ref().is_some_and(|n| n.chars().count() > super::store::MAX_NOTE_CHARS) {
+        return Err(ApiError::field(
+            StatusCode::BAD_REQUEST,
+            "note",
+            format!("at most {} characters", super::store::MAX_NOTE_CHARS),
+        ));
+    }
+    let key = id.clone();
+    match with_store(&state.0.desk.store, move |store| {
+        super::wrong_reply::mark_wrong(store, &key, parsed.note.as_deref(), "desk")
+    })
+    .await?
+    {
+        Some(mark) => Ok(json_response(StatusCode::OK, &json!(mark))),
+        None => Err(unknown_ticket(&id)),
+    }
+}
+
+/// `GET /api/wrong-replies`: every ticket marked "reply was wrong".
+async fn list_wrong(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let marks = with_store(&state.0.desk.store, super::wrong_reply::wrong_replies).await?;
+    Ok(json_response(StatusCode::OK, &json!({ "wrongReplies": marks })))
 }
 
 /// The desk's ticket sink: stores through [`StoreSink`] and, when a write
@@ -460,6 +519,8 @@ fn router_with(
         .route("/api/handoffs", get(list_handoffs))
         .route("/api/handoffs/stream", get(handoff_stream))
         .route("/api/handoffs/{id}", get(show_handoff).patch(patch_handoff))
+        .route("/api/handoffs/{id}/wrong", post(mark_wrong))
+        .route("/api/wrong-replies", get(list_wrong))
         .route("/api/sources/{id}", get(source))
         .fallback(|uri: Uri| async move {
             ApiError::new(StatusCode::NOT_FOUND, format!("no such endpoint {}; see GET / for the desk", uri.path()))

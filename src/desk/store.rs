@@ -50,6 +50,8 @@ const MIGRATIONS: &[&str] = &[
         source TEXT NOT NULL
     );
     CREATE INDEX ticket_events_by_ticket ON ticket_events (ticket_id, seq);",
+    // 2: the run behind each ticket, and "reply was wrong" marks (see `wrong_reply`).
+    super::wrong_reply::MIGRATION,
 ];
 
 /// How long a ticket write waits for another process's lock before it fails
@@ -58,7 +60,9 @@ const MIGRATIONS: &[&str] = &[
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Tables this build's schema creates (SQLite adds `sqlite_sequence` for AUTOINCREMENT).
-const OWN_TABLES: &[&str] = &["schema_version", "tickets", "ticket_events", "sqlite_sequence"];
+/// (Migration 2 adds `wrong_reply`'s two tables.)
+const OWN_TABLES: &[&str] =
+    &["schema_version", "tickets", "ticket_events", "sqlite_sequence", "ticket_runs", "wrong_replies"];
 
 /// The SQLite ticket store. One connection behind a mutex: ticket writes are
 /// small and rare next to a model call. Callers on an async runtime use it
@@ -275,6 +279,17 @@ impl TicketStore {
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The write connection for the desk's other tables (`wrong_reply`).
+    pub(super) fn write_conn(&self) -> anyhow::Result<std::sync::MutexGuard<'_, Connection>> {
+        self.writable()?;
+        Ok(self.conn())
+    }
+
+    /// The read connection for the desk's other tables.
+    pub(super) fn read_conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.reader()
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {

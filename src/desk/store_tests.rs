@@ -17,7 +17,7 @@ fn tickets_survive_reopening_with_their_history() {
     let path = dir.path().join("sub/desk.sqlite");
     {
         let store = TicketStore::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 1);
+        assert_eq!(store.schema_version().unwrap(), 2);
         let a = store.create(&new_ticket("Arrange a viewing on Saturday"), "desk").unwrap();
         let b = store.create(&new_ticket("Second viewing request"), "mcp").unwrap();
         assert_eq!((a.ticket_id.as_str(), b.ticket_id.as_str()), ("TKT-0001", "TKT-0002"));

@@ -62,6 +62,11 @@ pub struct Label {
     /// Why this label exists.
     #[serde(default)]
     pub note: Option<String>,
+    /// Who gave the verdicts (labels exported from the review database);
+    /// absent for the hand-written labels. Several reviewers' labels of one
+    /// reply give the inter-reviewer agreement in `judge-check`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer: Option<String>,
 }
 
 /// A label with where it came from.
@@ -87,7 +92,7 @@ pub struct LabelError {
     pub message: String,
 }
 
-/// Loads every `*.yaml` file of `dir` (sorted). Checks unique ids, the kind
+/// Loads every `*.yaml` file of `dir` (sorted), or the one file `dir` names. Checks unique ids, the kind
 /// against the verdicts, and — through `case_items` (case id → number of
 /// `must` and `must_not` items, `None` for an unknown case) — that every
 /// label answers a known case with one verdict per item.
@@ -99,12 +104,17 @@ pub fn load_labels(
     case_items: &dyn Fn(&str) -> Option<(usize, usize)>,
 ) -> Result<Vec<LoadedLabel>, LabelError> {
     let err = |path: &Path, message: String| LabelError { path: path.into(), message };
-    let entries = std::fs::read_dir(dir).map_err(|e| err(dir, format!("cannot read directory: {e}")))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
-        .collect();
+    // One file is a split too (`reviews import reviews.yaml`).
+    let mut files: Vec<PathBuf> = if dir.is_file() {
+        vec![dir.to_path_buf()]
+    } else {
+        let entries = std::fs::read_dir(dir).map_err(|e| err(dir, format!("cannot read directory: {e}")))?;
+        entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+            .collect()
+    };
     files.sort();
     if files.is_empty() {
         return Err(err(dir, "no *.yaml label files found".into()));

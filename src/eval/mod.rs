@@ -3,6 +3,7 @@
 //! apply `thresholds.json`, and produce an [`EvalReport`] that reporters render.
 
 pub mod case;
+pub mod case_draft;
 pub mod checks;
 pub mod golden;
 pub mod html;
@@ -14,6 +15,7 @@ pub mod metrics;
 pub mod prices;
 pub mod report;
 pub mod report_set;
+pub mod reviewer_agreement;
 mod runner;
 pub mod schema;
 mod selection;

@@ -16,15 +16,20 @@
 //!   interval of every suite-level rate.
 //! - [`paired`]: the paired difference of two runs' case pass rates, its
 //!   interval, the non-inferiority decision, Benjamini–Hochberg.
+//! - [`agreement`]: Fleiss' κ for more than two raters, the bootstrap interval
+//!   of any statistic over resampled units.
+//! - [`ppi`]: the prediction-powered (judge-corrected) mean of a rate.
 //! - [`power`]: within/between-case variance, the minimum detectable
 //!   effect, and the cases or repeats needed for a target drop.
 
 use serde::{Deserialize, Serialize};
 
+pub mod agreement;
 pub mod cluster;
 pub mod dist;
 pub mod paired;
 pub mod power;
+pub mod ppi;
 
 /// z for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;

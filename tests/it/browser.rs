@@ -42,7 +42,7 @@ impl Drop for Browser {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
@@ -126,7 +126,7 @@ impl Browser {
 
 /// The bundled suite's report sets (under `target/browser-artifacts/sets`),
 /// written once per test process.
-fn bundled_report() -> &'static Path {
+pub(crate) fn bundled_report() -> &'static Path {
     static OUT: OnceLock<PathBuf> = OnceLock::new();
     OUT.get_or_init(|| {
         let out = root().join("target/browser-artifacts/sets");

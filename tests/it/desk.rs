@@ -519,7 +519,7 @@ async fn tickets_survive_sigkill_while_inquiries_stream() {
     assert!(summaries.values().all(|&n| n == 1), "a duplicated ticket: {summaries:?}");
     // The database passes SQLite's integrity check and is at the current schema.
     let store = inquiry::desk::TicketStore::open(&db).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 1);
+    assert_eq!(store.schema_version().unwrap(), 2);
     assert_eq!(store.list(None).unwrap().len(), stored.len());
 }
 

@@ -26,6 +26,7 @@ mod numbers_fuzz;
 mod providers;
 mod replay;
 mod retrieval;
+mod review;
 mod support;
 mod tools;
 mod verdicts;

@@ -23,7 +23,7 @@ use crate::stats::{cohen_kappa, wilson, Interval, Z95};
 use crate::tools::Toolbox;
 
 mod render;
-pub use render::{render_agreement_md, render_markdown, render_terminal};
+pub use render::{render_agreement_md, render_markdown, render_reviewers_md, render_terminal};
 use render::{kappa, pct};
 
 /// Schema id of the judge-check JSON report.
@@ -50,6 +50,9 @@ pub struct Agreement {
     /// Cohen's κ over the decided items only.
     #[serde(default)]
     pub decided_kappa: Option<f64>,
+    /// 95% bootstrap interval of the item κ, resampling labelled replies.
+    #[serde(default)]
+    pub item_kappa_interval: Option<Interval>,
     /// Share of items the human passed (conveyed must / absent must_not).
     pub human_pass_rate: Option<f64>,
     /// Share of items the judge passed.
@@ -181,6 +184,11 @@ pub struct JudgeCheckReport {
     pub disagreements: Vec<Disagreement>,
     /// Every label's grade.
     pub labels: Vec<LabelResult>,
+    /// How the reviewers of reviewed labels agree with each other (labels
+    /// with a `reviewer`, at least two reviewers on a reply); the judge's κ
+    /// is read against it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewers: Option<super::reviewer_agreement::ReviewerAgreement>,
 }
 
 impl JudgeCheckReport {
@@ -344,6 +352,7 @@ pub async fn judge_check(
         verdict: if ok { "PASS".into() } else { "FAIL".into() },
         disagreements,
         labels: results,
+        reviewers: super::reviewer_agreement::reviewer_agreement(labels),
     }
 }
 
@@ -378,11 +387,18 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
     let mut reply_pairs: Vec<(bool, bool)> = vec![];
     let mut items_only_pairs: Vec<(bool, bool)> = vec![];
     let mut routes: BTreeMap<String, RouteAgreement> = BTreeMap::new();
+    // Item pairs per reply (several reviewers' labels of one reply are one
+    // unit of the bootstrap: they share the reply and the judge's verdict).
+    let mut per_reply: BTreeMap<(&str, &str), Vec<(bool, bool)>> = BTreeMap::new();
     for (l, r) in rows {
         let Some(v) = &r.verdict else { continue };
         let human: Vec<bool> = l.label.conveyed.iter().copied().chain(l.label.stated.iter().map(|s| !s)).collect();
         let grades: Vec<&super::judge::ItemGrade> = v.must.iter().chain(&v.must_not).collect();
         let judged: Vec<bool> = grades.iter().map(|g| g.ok).collect();
+        per_reply
+            .entry((l.label.case.as_str(), l.label.reply.as_str()))
+            .or_default()
+            .extend(human.iter().copied().zip(judged.iter().copied()));
         item_pairs.extend(human.iter().copied().zip(judged.iter().copied()));
         decided_pairs.extend(human.iter().zip(&grades).filter(|(_, g)| !g.undecided).map(|(h, g)| (*h, g.ok)));
         let grounded = !r.grounding_counts || r.grounding.is_empty();
@@ -412,6 +428,9 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
         item_kappa: cohen_kappa(&item_pairs),
         items_decided: decided_pairs.len(),
         decided_kappa: cohen_kappa(&decided_pairs),
+        item_kappa_interval: super::reviewer_agreement::judge_kappa_interval(
+            &per_reply.into_values().collect::<Vec<_>>(),
+        ),
         human_pass_rate: rate(item_pairs.iter().filter(|(h, _)| *h).count(), n),
         judge_pass_rate: rate(item_pairs.iter().filter(|(_, j)| *j).count(), n),
         false_pass_items: item_pairs.iter().filter(|(h, j)| !h && *j).count(),

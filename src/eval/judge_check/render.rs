@@ -11,6 +11,42 @@ pub(super) fn kappa(v: Option<f64>) -> String {
     v.map_or_else(|| "undefined".to_owned(), |v| format!("{v:.3}"))
 }
 
+fn kappa_interval(i: Option<Interval>) -> String {
+    i.map_or_else(String::new, |i| format!(" [{:.2}, {:.2}]", i.lo, i.hi))
+}
+
+/// The reviewers' agreement with each other, beside the judge's with them (Markdown).
+pub fn render_reviewers_md(r: &JudgeCheckReport) -> String {
+    let Some(a) = &r.reviewers else { return String::new() };
+    let judge = r.agreement.iter().find(|a| a.split == "all");
+    format!(
+        "## Reviewers against each other and the judge
+
+| raters | items | agreement | κ (95% bootstrap) |
+|---|---|---|---|
+| reviewers {} with each other ({} κ; {} replies) | {} | {}/{} | {}{} |
+| judge `{}` with the labels | {} | {}/{} | {}{} |
+
+The judge's κ is read against the reviewers' own: a judge cannot be held to agree with people better than they agree with each other. Intervals resample replies (2,000 seeded draws).
+
+",
+        a.reviewers.join(", "),
+        if a.method == "cohen" { "Cohen's" } else { "Fleiss'" },
+        a.shared_replies,
+        a.items,
+        a.items_agreeing,
+        a.items,
+        kappa(a.kappa),
+        kappa_interval(a.kappa_interval),
+        r.judge,
+        judge.map_or(0, |j| j.items),
+        judge.map_or(0, |j| j.items_agreeing),
+        judge.map_or(0, |j| j.items),
+        kappa(judge.and_then(|j| j.item_kappa)),
+        kappa_interval(judge.and_then(|j| j.item_kappa_interval)),
+    )
+}
+
 fn interval(i: Option<Interval>) -> String {
     i.map_or_else(String::new, |i| format!(" [{:.1}%, {:.1}%]", i.lo * 100.0, i.hi * 100.0))
 }
@@ -35,7 +71,7 @@ pub fn render_agreement_md(r: &JudgeCheckReport) -> String {
             a.replies_graded,
             a.items,
             agree(a.items_agreeing, a.items),
-            kappa(a.item_kappa),
+            format!("{}{}", kappa(a.item_kappa), kappa_interval(a.item_kappa_interval)),
             agree(a.items_decided, a.items),
             kappa(a.decided_kappa),
             pct(a.human_pass_rate),
@@ -64,6 +100,10 @@ pub fn render_markdown(r: &JudgeCheckReport) -> String {
     s.push_str("## Agreement with the hand labels\n\n");
     s.push_str(&render_agreement_md(r));
     s.push_str(&render_routes_md(r));
+    if r.reviewers.is_some() {
+        s.push('\n');
+        s.push_str(&render_reviewers_md(r));
+    }
     s.push_str("\nκ is Cohen's kappa (agreement beyond chance, from each rater's own pass rate); raw agreement is high whenever most items pass, so read it with the base rates beside it. A false pass is a wrong reply (or item) the judge passed; a false fail is a right one it failed. Intervals are Wilson 95%.\n\n## Gate\n\n| metric | value | bound | status |\n|---|---|---|---|\n");
     for m in &r.metrics {
         let bound = m.bounds.map(|b| match (b.min, b.max) {
@@ -158,7 +198,18 @@ pub fn render_terminal(r: &JudgeCheckReport) -> String {
         })
         .collect();
     let alone = if alone.is_empty() { String::new() } else { format!("without grounding: {}\n", alone.join("; ")) };
-    format!("{table}\n{alone}{} ({}): {} disagreements\n", r.verdict, gates.join(", "), r.disagreements.len())
+    let reviewers = r.reviewers.as_ref().map_or_else(String::new, |a| {
+        format!(
+            "reviewers ({}): {} κ {}{} over {} items of {} replies\n",
+            a.reviewers.join(", "),
+            a.method,
+            kappa(a.kappa),
+            kappa_interval(a.kappa_interval),
+            a.items,
+            a.shared_replies
+        )
+    });
+    format!("{table}\n{alone}{reviewers}{} ({}): {} disagreements\n", r.verdict, gates.join(", "), r.disagreements.len())
 }
 
 /// The judge alone against the judge with grounding (reply level), and
