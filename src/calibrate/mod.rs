@@ -16,6 +16,7 @@
 
 mod analyse;
 pub mod bounds;
+pub mod compare;
 mod figures;
 mod fused;
 pub mod guarantee;
