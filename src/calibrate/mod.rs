@@ -16,12 +16,12 @@
 
 mod analyse;
 pub mod bounds;
+pub mod chart;
 pub mod compare;
 mod figures;
 mod fused;
 pub mod guarantee;
 pub mod html;
-mod plots;
 pub mod rank;
 pub mod report;
 mod report_guarantee;

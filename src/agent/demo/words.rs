@@ -224,6 +224,10 @@ pub(super) const FEATURES: &[(&str, &[&str])] = &[
 
 /// Words that frame a question without saying what it is about ("quick one",
 /// "I was wondering", "kurze Frage"), folded.
+/// Verbs whose following particle (`up`) belongs to them: "go up" is
+/// "rise", not the filler "up" of "what's up".
+pub(super) const PHRASAL_VERBS: &[&str] = &["go", "goes", "going", "went", "gone", "come", "comes", "came", "put", "puts"];
+
 pub(super) const DISCOURSE: &[&str] = &[
     "quick",
     "one",
