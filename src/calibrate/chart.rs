@@ -295,6 +295,7 @@ fn guarantee(area: &Area<'_>, c: &Calibration) -> Result<(), ChartError> {
     chart
         .configure_mesh()
         .y_label_formatter(&percent)
+        .x_label_formatter(&|v| format!("{v:.0}"))
         .x_desc("unanswerable golden questions (n)")
         .y_desc("false-positive rate bound")
         .label_style(text(12))
