@@ -149,6 +149,11 @@ pub struct MetricDifference {
     pub difference: f64,
     /// Paired percentile bootstrap 95% interval of that mean (`None`: no question).
     pub interval: Option<Interval>,
+    /// The project's paired interval of the same mean
+    /// ([`crate::stats::paired::paired_difference`]: Agresti–Min pseudo-pairs,
+    /// t with n − 1 degrees of freedom), which does not collapse to a point
+    /// when no question changed (`None`: no question).
+    pub paired_interval: Option<Interval>,
     /// Two-sided paired sign-flip p-value of "no difference".
     pub p_value: f64,
     /// Questions where the candidate is higher.
@@ -228,6 +233,8 @@ pub fn compare(
         .map(|&metric| {
             let pairs: Vec<(f64, f64)> =
                 base.iter().zip(cand).filter_map(|(b, c)| Some((b.value(metric)?, c.value(metric)?))).collect();
+            let ids: Vec<&str> =
+                base.iter().zip(cand).filter(|(b, _)| b.value(metric).is_some()).map(|(b, _)| b.id.as_str()).collect();
             let n = pairs.len();
             let mean = |f: &dyn Fn(&(f64, f64)) -> f64| if n > 0 { pairs.iter().map(f).sum::<f64>() / n as f64 } else { 0.0 };
             let diffs: Vec<f64> = pairs.iter().map(|(b, c)| c - b).collect();
@@ -238,6 +245,10 @@ pub fn compare(
                 cand: mean(&|p| p.1),
                 difference: mean(&|p| p.1 - p.0),
                 interval: bootstrap_mean_interval(&diffs),
+                paired_interval: crate::stats::paired::paired_difference(
+                    pairs.iter().zip(&ids).map(|((b, c), id)| (*b, *c, *id)),
+                )
+                .map(|d| d.interval),
                 p_value: sign_flip_test(&diffs).0,
                 higher: diffs.iter().filter(|d| **d > 1e-12).count(),
                 lower: diffs.iter().filter(|d| **d < -1e-12).count(),
@@ -285,25 +296,30 @@ pub fn render_markdown(c: &RetrievalComparison, golden: &str) -> String {
     let _ = writeln!(s, "- Candidate: {}", c.cand);
     let _ = writeln!(
         s,
-        "- Each question is answered by the live pipeline (keep rule, top {DEPTH}); differences are cand − base per question, with the paired bootstrap 95% interval of their mean and the paired sign-flip p-value.\n"
+        "- Each question is answered by the live pipeline (keep rule, top {DEPTH}); differences are cand − base per question, with two 95% intervals of their mean (the paired percentile bootstrap, which is a point when no question changed, and the paired interval `inquiry compare` uses, with Agresti–Min pseudo-pairs) and the paired sign-flip p-value.\n"
     );
-    let _ = writeln!(s, "| metric | questions | base | candidate | difference (points) | 95% CI (paired bootstrap) | p (sign-flip) | higher / lower |");
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "| metric | questions | base | candidate | difference (points) | 95% CI (paired bootstrap) | 95% CI (paired, Agresti–Min) | p (sign-flip) | higher / lower |");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
     for m in &c.metrics {
         if m.questions == 0 {
-            let _ = writeln!(s, "| {} | 0 | unmeasured | unmeasured | unmeasured | unmeasured | unmeasured | 0 / 0 |", m.metric.name());
+            let _ = writeln!(
+                s,
+                "| {} | 0 | unmeasured | unmeasured | unmeasured | unmeasured | unmeasured | unmeasured | 0 / 0 |",
+                m.metric.name()
+            );
             continue;
         }
-        let ci = m.interval.map_or("unmeasured".to_owned(), |i| format!("{} to {}", signed(i.lo), signed(i.hi)));
+        let ci = |i: Option<Interval>| i.map_or("unmeasured".to_owned(), |i| format!("{} to {}", signed(i.lo), signed(i.hi)));
         let _ = writeln!(
             s,
-            "| {} | {} | {:.1}% | {:.1}% | {} | {} | {:.3} | {} / {} |",
+            "| {} | {} | {:.1}% | {:.1}% | {} | {} | {} | {:.3} | {} / {} |",
             m.metric.name(),
             m.questions,
             m.base * 100.0,
             m.cand * 100.0,
             signed(m.difference),
-            ci,
+            ci(m.interval),
+            ci(m.paired_interval),
             m.p_value,
             m.higher,
             m.lower
@@ -393,6 +409,8 @@ mod tests {
         assert_eq!((c.changed[1].base, c.changed[1].cand), (None, Some(1)));
         let md = render_markdown(&c, "g.yaml");
         assert!(md.contains("| recall@1 | 3 | 33.3% | 100.0% | +66.7 |"), "{md}");
+        let pi = r1.paired_interval.unwrap();
+        assert!(pi.lo < i.lo && pi.hi <= 1.0, "the pseudo-pairs widen it: {pi:?} vs {i:?}");
         assert!(md.contains("| u | question | unanswerable | 1 returned | nothing found |"), "{md}");
     }
 

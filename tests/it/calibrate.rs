@@ -471,7 +471,12 @@ fn compare_retrieval_pairs_two_configurations_question_by_question() {
     let (md, err) = texts(&same);
     assert_eq!(same.status.code(), Some(0), "{err}");
     assert!(md.contains("## Questions that changed (0)") && md.contains("None: every question"), "{md}");
-    assert!(md.contains("| recall@5 | 52 |") && md.contains("| +0.0 | +0.0 to +0.0 | 1.000 | 0 / 0 |"), "{md}");
+    assert!(md.contains("| recall@5 | 52 |") && md.contains("| +0.0 | +0.0 to +0.0 | −"), "{md}");
+    assert!(md.contains("| 1.000 | 0 / 0 |"), "{md}");
+    // The Agresti–Min interval does not collapse to a point when nothing changed.
+    let v: serde_json::Value = serde_json::from_str(&texts(&compare_retrieval(&base, &base, &["--json"])).0).unwrap();
+    let r5 = &v["metrics"][1]["paired_interval"];
+    assert!(r5["lo"].as_f64().unwrap() < 0.0 && r5["hi"].as_f64().unwrap() > 0.0, "{r5}");
     // A candidate that keeps everything (keyword coverage ≥ 0): every
     // unanswerable question now returns passages; answerable ones lose nothing.
     let dir = tempfile::tempdir().unwrap();
