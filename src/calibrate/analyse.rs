@@ -231,4 +231,3 @@ fn analyse_signal_no_loo(questions: &[&Scored], signal: Signal) -> Option<f64> {
         None
     }
 }
-

@@ -112,10 +112,8 @@ pub fn render_svg(c: &Calibration) -> Result<String, ChartError> {
         root.present().map_err(err)?;
     }
     // An accessible name for the picture, as the first child of <svg>.
-    let title = format!(
-        "<title>Calibration of {}: answerable vs unanswerable golden questions</title>",
-        escape(&c.model_id)
-    );
+    let title =
+        format!("<title>Calibration of {}: answerable vs unanswerable golden questions</title>", escape(&c.model_id));
     if let Some(end) = svg.find('>') {
         svg.insert_str(end + 1, &format!("\n{title}"));
     }
@@ -150,6 +148,9 @@ fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// A labelled line: legend text, colour, points.
+type Line<'a> = (&'a str, RGBColor, Vec<(f64, f64)>);
 
 fn strip(area: &Area<'_>, c: &Calibration, r: &SignalReport) -> Result<(), ChartError> {
     let t = threshold(c, r.signal);
@@ -197,7 +198,10 @@ fn strip(area: &Area<'_>, c: &Calibration, r: &SignalReport) -> Result<(), Chart
         let jitter = |i: usize| ((i * 7) % 9) as f64 / 8.0 * 0.5 - 0.25;
         chart
             .draw_series(
-                groups.iter().enumerate().map(|(i, (v, _))| Circle::new((*v, y + jitter(i)), 4, colour.mix(0.6).filled())),
+                groups
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (v, _))| Circle::new((*v, y + jitter(i)), 4, colour.mix(0.6).filled())),
             )
             .map_err(err)?;
         chart
@@ -248,7 +252,7 @@ fn sweep(area: &Area<'_>, c: &Calibration) -> Result<(), ChartError> {
         .axis_desc_style(text(12))
         .draw()
         .map_err(err)?;
-    let series: [(&str, RGBColor, Vec<(f64, f64)>); 3] = [
+    let series: [Line<'_>; 3] = [
         ("recall@5 (answerable questions)", BLUE, r.sweep.iter().map(|p| (p.threshold, p.recall_at_5)).collect()),
         ("precision", GREEN, r.sweep.iter().map(|p| (p.threshold, p.precision)).collect()),
         (
@@ -285,7 +289,10 @@ fn sweep(area: &Area<'_>, c: &Calibration) -> Result<(), ChartError> {
 fn guarantee(area: &Area<'_>, c: &Calibration) -> Result<(), ChartError> {
     let n_max = 200u64.max(c.unanswerable as u64 + 20);
     let mut chart = ChartBuilder::on(area)
-        .caption("Guarantee: 95% bound on the false-positive rate when no unanswerable question gets a passage", text(14))
+        .caption(
+            "Guarantee: 95% bound on the false-positive rate when no unanswerable question gets a passage",
+            text(14),
+        )
         .margin(8)
         .margin_right(24)
         .x_label_area_size(44)

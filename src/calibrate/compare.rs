@@ -236,7 +236,8 @@ pub fn compare(
             let ids: Vec<&str> =
                 base.iter().zip(cand).filter(|(b, _)| b.value(metric).is_some()).map(|(b, _)| b.id.as_str()).collect();
             let n = pairs.len();
-            let mean = |f: &dyn Fn(&(f64, f64)) -> f64| if n > 0 { pairs.iter().map(f).sum::<f64>() / n as f64 } else { 0.0 };
+            let mean =
+                |f: &dyn Fn(&(f64, f64)) -> f64| if n > 0 { pairs.iter().map(f).sum::<f64>() / n as f64 } else { 0.0 };
             let diffs: Vec<f64> = pairs.iter().map(|(b, c)| c - b).collect();
             MetricDifference {
                 metric,
@@ -291,7 +292,8 @@ fn signed(v: f64) -> String {
 pub fn render_markdown(c: &RetrievalComparison, golden: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Retrieval comparison\n");
-    let _ = writeln!(s, "- Golden set: {golden} ({} answerable, {} unanswerable questions)", c.answerable, c.unanswerable);
+    let _ =
+        writeln!(s, "- Golden set: {golden} ({} answerable, {} unanswerable questions)", c.answerable, c.unanswerable);
     let _ = writeln!(s, "- Base: {}", c.base);
     let _ = writeln!(s, "- Candidate: {}", c.cand);
     let _ = writeln!(
@@ -309,7 +311,9 @@ pub fn render_markdown(c: &RetrievalComparison, golden: &str) -> String {
             );
             continue;
         }
-        let ci = |i: Option<Interval>| i.map_or("unmeasured".to_owned(), |i| format!("{} to {}", signed(i.lo), signed(i.hi)));
+        let ci = |i: Option<Interval>| {
+            i.map_or("unmeasured".to_owned(), |i| format!("{} to {}", signed(i.lo), signed(i.hi)))
+        };
         let _ = writeln!(
             s,
             "| {} | {} | {:.1}% | {:.1}% | {} | {} | {} | {:.3} | {} / {} |",

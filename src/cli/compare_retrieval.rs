@@ -58,9 +58,7 @@ pub fn parse_spec(spec: &str) -> Result<RetrievalConfig, String> {
             "reranker" => config.reranker = (value != "none").then(|| PathBuf::from(value)),
             "thresholds" => config.thresholds = PathBuf::from(value),
             "models" => config.models_dir = PathBuf::from(value),
-            other => {
-                return Err(format!("unknown key `{other}`; expected embedder, reranker, thresholds or models"))
-            }
+            other => return Err(format!("unknown key `{other}`; expected embedder, reranker, thresholds or models")),
         }
     }
     Ok(config)

@@ -390,7 +390,10 @@ impl Retriever {
             let lead: HashMap<usize, usize> =
                 kept.iter().map(|c| (c.chunk, self.lead_position(c.chunk, &concepts))).collect();
             kept.sort_by(|a, b| {
-                b.coverage.total_cmp(&a.coverage).then(lead[&a.chunk].cmp(&lead[&b.chunk])).then(b.rrf.total_cmp(&a.rrf))
+                b.coverage
+                    .total_cmp(&a.coverage)
+                    .then(lead[&a.chunk].cmp(&lead[&b.chunk]))
+                    .then(b.rrf.total_cmp(&a.rrf))
             });
         }
         if let Some(id) = listing {

@@ -183,7 +183,8 @@ pub(super) fn knowledge_query(q: &str) -> String {
             let price_like = core.len() >= 3 && core.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',');
             // A particle after a verb is half of a phrasal verb, not filler:
             // "when does it go up?" asks when the rent rises (#30).
-            let particle = *i > 0 && is_one_of(PHRASAL_VERBS, fold(words[i - 1]).trim_matches(|c: char| !c.is_alphanumeric()));
+            let particle =
+                *i > 0 && is_one_of(PHRASAL_VERBS, fold(words[i - 1]).trim_matches(|c: char| !c.is_alphanumeric()));
             core.is_empty() || ((particle || !is_one_of(DISCOURSE, core)) && !price_like)
         })
         .map(|(_, w)| *w)
