@@ -1,7 +1,7 @@
 //! Rank metrics of one signal on the answerable questions, with intervals:
 //! recall@1 and recall@5 with exact Clopper–Pearson 95% intervals, mean
 //! reciprocal rank and nDCG@5 with percentile-bootstrap 95% intervals
-//! (questions resampled with replacement, 2,000 seeded draws).
+//! (questions resampled with replacement: [`crate::stats::bootstrap_mean_interval`]).
 //!
 //! Ranks are by the signal alone over the question's candidates, before any
 //! threshold: they say how well the signal orders passages, not whether it
@@ -14,10 +14,8 @@ use serde::{Deserialize, Serialize};
 use super::bounds::{clopper_pearson, Interval};
 use super::{Scored, Signal};
 
-/// Draws of the bootstrap intervals.
-pub const BOOTSTRAP_DRAWS: usize = 2_000;
-
-/// A mean with a percentile-bootstrap 95% interval.
+/// A mean with a percentile-bootstrap 95% interval
+/// ([`crate::stats::bootstrap_mean_interval`]: 10,000 seeded resamples of the questions).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// The mean over the questions.
@@ -41,57 +39,13 @@ pub struct RankMetrics {
     pub ndcg_at_5: Estimate,
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a small seeded generator, so
-/// every report of the same scores shows the same intervals.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
+/// The mean of `values` with its percentile-bootstrap 95% interval (0 with
+/// an empty interval at 0 when there are no values).
+pub fn bootstrap_mean(values: &[f64]) -> Estimate {
+    match crate::stats::bootstrap_mean_interval(values) {
+        Some(i) => Estimate { value: values.iter().sum::<f64>() / values.len() as f64, lower: i.lo, upper: i.hi },
+        None => Estimate { value: 0.0, lower: 0.0, upper: 0.0 },
     }
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A uniform index below `n` (`n > 0`; multiply-shift, bias below 2^-32 for small `n`).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
-
-/// The `q`-quantile (0..1) of sorted values, linear between neighbours
-/// (NumPy's default); NaN for an empty slice.
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let pos = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
-    let (i, f) = (pos.floor() as usize, pos - pos.floor());
-    if i + 1 < sorted.len() {
-        sorted[i] + f * (sorted[i + 1] - sorted[i])
-    } else {
-        sorted[i]
-    }
-}
-
-/// The mean of `values` with a percentile-bootstrap 95% interval.
-pub fn bootstrap_mean(values: &[f64], seed: u64) -> Estimate {
-    if values.is_empty() {
-        return Estimate { value: 0.0, lower: 0.0, upper: 0.0 };
-    }
-    let n = values.len();
-    let mean = values.iter().sum::<f64>() / n as f64;
-    let mut rng = SplitMix64::new(seed);
-    let mut means: Vec<f64> =
-        (0..BOOTSTRAP_DRAWS).map(|_| (0..n).map(|_| values[rng.below(n)]).sum::<f64>() / n as f64).collect();
-    means.sort_by(f64::total_cmp);
-    Estimate { value: mean, lower: quantile(&means, 0.025), upper: quantile(&means, 0.975) }
 }
 
 /// nDCG@5 of a ranking given as "is relevant" flags, with `relevant` relevant items in all.
@@ -122,12 +76,11 @@ pub(super) fn rank_metrics(qs: &[&Scored], signal: Signal) -> RankMetrics {
         rr.push(first.map_or(0.0, |i| 1.0 / (i + 1) as f64));
         nd.push(ndcg_at_5(&flags, q.expected.len()));
     }
-    let seed = 0x5EED_0000 + signal as u64;
     RankMetrics {
         recall_at_1: clopper_pearson(r1, n, 0.95),
         recall_at_5: clopper_pearson(r5, n, 0.95),
-        mrr: bootstrap_mean(&rr, seed),
-        ndcg_at_5: bootstrap_mean(&nd, seed + 17),
+        mrr: bootstrap_mean(&rr),
+        ndcg_at_5: bootstrap_mean(&nd),
     }
 }
 
@@ -147,21 +100,13 @@ mod tests {
     }
 
     #[test]
-    fn quantiles_match_numpy_linear() {
-        let v = [1.0, 2.0, 3.0, 4.0];
-        assert_eq!(quantile(&v, 0.5), 2.5);
-        assert!((quantile(&v, 0.025) - 1.075).abs() < 1e-12);
-        assert_eq!(quantile(&v, 1.0), 4.0);
-    }
-
-    #[test]
     fn bootstrap_is_seeded_and_brackets_the_mean() {
         let v: Vec<f64> = (0..40).map(|i| f64::from(i % 3 == 0)).collect();
-        let a = bootstrap_mean(&v, 7);
-        assert_eq!(a, bootstrap_mean(&v, 7));
+        let a = bootstrap_mean(&v);
+        assert_eq!(a, bootstrap_mean(&v));
         assert!((a.value - 14.0 / 40.0).abs() < 1e-12);
         assert!(a.lower < a.value && a.value < a.upper && a.lower > 0.15 && a.upper < 0.55, "{a:?}");
-        let constant = bootstrap_mean(&[1.0; 5], 1);
+        let constant = bootstrap_mean(&[1.0; 5]);
         assert_eq!((constant.lower, constant.upper), (1.0, 1.0));
     }
 }

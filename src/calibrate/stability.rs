@@ -8,8 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::rank::{quantile, SplitMix64, BOOTSTRAP_DRAWS};
 use super::QuestionScore;
+use crate::stats::{quantile, SplitMix64};
+
+/// Draws of the bootstrap.
+pub const BOOTSTRAP_DRAWS: usize = 2_000;
 
 /// The bootstrap distribution of one signal's proposed threshold.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -111,7 +111,7 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let json = serde_json::to_string_pretty(&result)? + "\n";
-    let svg = report::render_svg(&result);
+    let svg = crate::calibrate::chart::render_svg(&result)?;
     let markdown = report::render_markdown(&result, &date, "report.svg");
     let title = format!("Retrieval calibration: {}", result.model_id);
     staging.write("report.svg", svg.as_bytes())?;

@@ -23,6 +23,7 @@ pub mod calibrate;
 pub mod cases;
 pub mod check;
 pub mod compare;
+pub mod compare_retrieval;
 pub mod eval;
 pub mod history;
 pub mod judge_check;
@@ -85,6 +86,10 @@ pub enum Command {
     /// Compare a candidate report with a baseline: flips, paired test,
     /// metric deltas, and gates (--max-drop, --critical-all-runs, …).
     Compare(compare::CompareArgs),
+    /// Compare two retrieval configurations (embedder, reranker, thresholds)
+    /// on the same golden set: paired differences of recall@1/@5, MRR and
+    /// nDCG@5 with bootstrap intervals, and the questions that changed.
+    CompareRetrieval(compare_retrieval::CompareRetrievalArgs),
     /// Print an eval history (eval --history FILE.jsonl) and draw its SVG trend.
     History(history::HistoryArgs),
     /// Merge the shard reports of one run (eval --shard i/n) into one report
@@ -180,6 +185,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Cache(args) => cache::run(args),
         Command::Rescore(args) => rescore::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::CompareRetrieval(args) => compare_retrieval::run(args),
         Command::History(args) => history::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Power(args) => power::run(args),

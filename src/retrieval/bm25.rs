@@ -44,7 +44,7 @@ pub struct QueryConcept {
 /// Analyzes a question into distinct concepts, in first-seen order.
 pub fn query_concepts(question: &str) -> Vec<QueryConcept> {
     let mut seen = HashSet::new();
-    analyze(question)
+    analyze(&super::glossary::phrasal(question))
         .into_iter()
         .filter(|t| seen.insert(t.clone()))
         .map(|t| {

@@ -17,7 +17,33 @@
 /// A fingerprint of the glossary's content (entries and synonyms, as
 /// written), so a run's history line changes when the glossary does.
 pub fn fingerprint() -> String {
-    format!("{ENTRIES:?}{SYNONYMS:?}")
+    format!("{ENTRIES:?}{SYNONYMS:?}{PHRASAL:?}")
+}
+
+/// English phrasal verbs the catalogue writes as one verb: (pattern over
+/// the question, the catalogue's word). "When does the rent go up?" against
+/// "the rent rises by 3.5 percent" (#30): the keyword side reads the verb,
+/// not "go" and "up".
+const PHRASAL: &[(&str, &str)] = &[
+    (r"(?i)\b(go|goes|going|went|gone)\s+up\b", "rises"),
+    (r"(?i)\b(go|goes|going|went|gone)\s+down\b", "falls"),
+    (r"(?i)\b(pay|pays|paying|paid)\s+back\b", "returned"),
+];
+
+static PHRASAL_RE: std::sync::LazyLock<Vec<(regex::Regex, &'static str)>> = std::sync::LazyLock::new(|| {
+    PHRASAL.iter().map(|(p, w)| (regex::Regex::new(p).expect("valid phrasal pattern"), *w)).collect()
+});
+
+/// The question with English phrasal verbs replaced by the catalogue's verb
+/// (`go up` → `rises`); unchanged when none occurs.
+pub fn phrasal(question: &str) -> std::borrow::Cow<'_, str> {
+    let mut out = std::borrow::Cow::Borrowed(question);
+    for (re, word) in PHRASAL_RE.iter() {
+        if re.is_match(&out) {
+            out = std::borrow::Cow::Owned(re.replace_all(&out, *word).into_owned());
+        }
+    }
+    out
 }
 
 const ENTRIES: &[(&str, &[&str])] = &[
@@ -79,7 +105,9 @@ const ENTRIES: &[(&str, &[&str])] = &[
     ("jahrlich", &["annual", "yearly", "year"]),
     ("steigt", &["rises", "increase"]),
     ("steigen", &["rise", "rises", "increase"]),
-    ("erhohung", &["increase"]),
+    ("erhohung", &["increase", "rise", "rises"]),
+    ("erhohungen", &["increases", "increase", "rises"]),
+    ("haufigkeit", &["frequency", "often"]),
     ("prozent", &["percent"]),
     ("quadratmeter", &["square metres"]),
     ("flache", &["area", "square metres"]),
@@ -205,6 +233,14 @@ pub fn translations(analyzed: &str) -> Vec<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn phrasal_verbs_become_the_catalogue_verb() {
+        assert_eq!(phrasal("When does it go up?"), "When does it rises?");
+        assert_eq!(phrasal("Has the rent GONE UP"), "Has the rent rises");
+        assert_eq!(phrasal("Do I get the deposit paid back?"), "Do I get the deposit returned?");
+        assert_eq!(phrasal("upgrade and go-kart"), "upgrade and go-kart");
+    }
 
     #[test]
     fn living_reaches_residential_and_raten_reaches_instalments_not_installed() {

@@ -382,7 +382,19 @@ impl Retriever {
             // Without a reranker, coverage (bounded, calibrated) orders the kept
             // chunks and RRF breaks ties: RRF alone lets a chunk that sits high
             // in one noisy list outrank the one that holds every asked-for term.
-            kept.sort_by(|a, b| b.coverage.total_cmp(&a.coverage).then(b.rrf.total_cmp(&a.rrf)));
+            // Between equal coverage, the passage that names an asked-for
+            // concept first is about it ("The current cold rent is …" before
+            // "The deposit is three months' cold rent" for "What is the cold
+            // rent?", #30): a declarative sentence puts its subject first.
+            let concepts = query_concepts(question);
+            let lead: HashMap<usize, usize> =
+                kept.iter().map(|c| (c.chunk, self.lead_position(c.chunk, &concepts))).collect();
+            kept.sort_by(|a, b| {
+                b.coverage
+                    .total_cmp(&a.coverage)
+                    .then(lead[&a.chunk].cmp(&lead[&b.chunk]))
+                    .then(b.rrf.total_cmp(&a.rrf))
+            });
         }
         if let Some(id) = listing {
             // Stable sort keeps score order within each group.
@@ -416,6 +428,15 @@ impl Retriever {
             })
             .collect();
         Ok(SearchKnowledgeOutput { found: true, results, reason: None })
+    }
+
+    /// Position (in analyzed terms) of the first term of `chunk` that is a
+    /// form of one of `concepts`, place words left out; `usize::MAX` when none is.
+    fn lead_position(&self, chunk: usize, concepts: &[bm25::QueryConcept]) -> usize {
+        analyzer::analyze(&self.chunks[chunk].text)
+            .iter()
+            .position(|t| !self.places.contains(t) && concepts.iter().any(|c| c.forms.iter().any(|f| f.as_str() == t)))
+            .unwrap_or(usize::MAX)
     }
 
     fn nothing_found(&self, best: Option<&Candidate>) -> String {

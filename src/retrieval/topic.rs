@@ -37,6 +37,11 @@ impl PlaceTerms {
         )
     }
 
+    /// Whether an analysed term names a place.
+    pub fn contains(&self, term: &str) -> bool {
+        self.0.contains(term)
+    }
+
     /// The question without the words that only name a place: a
     /// whitespace-separated word is dropped when it has analysed terms and all
     /// of them are place terms (`HH-1001?`, `Sülz,`). Stopwords and punctuation

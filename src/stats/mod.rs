@@ -7,7 +7,9 @@
 //! - [`sign_flip_test`]: a paired sign-flip randomization test on per-case
 //!   differences (exact up to 20 non-zero differences, else seeded draws).
 //! - [`bootstrap_mean_interval`]: a percentile bootstrap interval of a mean,
-//!   resampling cases (the case, not the run, is the unit).
+//!   resampling cases (the case, not the run, is the unit); applied to
+//!   per-question differences it is the paired bootstrap.
+//! - [`quantile`]: the linear-interpolation quantile of sorted values.
 //! - [`pass_at_k`], [`pass_hat_k`]: the unbiased estimators of pass@k and
 //!   pass^k from n runs with c passes (Chen et al. 2021; τ-bench).
 //! - [`cohen_kappa`]: agreement of two raters on binary labels beyond chance.
@@ -199,6 +201,21 @@ pub fn sign_flip_test(diffs: &[f64]) -> (f64, SignFlipMethod) {
     }
 }
 
+/// The `q`-quantile (0..1) of sorted values, linear between neighbours
+/// (NumPy's default); NaN for an empty slice.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let (i, f) = (pos.floor() as usize, pos - pos.floor());
+    if i + 1 < sorted.len() {
+        sorted[i] + f * (sorted[i + 1] - sorted[i])
+    } else {
+        sorted[i]
+    }
+}
+
 /// 95% percentile bootstrap interval of the mean of `values` (10,000
 /// resamples of the values, seeded with [`SEED`]). `None` when empty.
 pub fn bootstrap_mean_interval(values: &[f64]) -> Option<Interval> {
@@ -294,6 +311,15 @@ mod tests {
         assert!(i.lo < 0.0 && i.hi > 0.0, "{i:?}");
         let same = bootstrap_mean_interval(&[0.5; 6]).unwrap();
         assert!(close(same.lo, 0.5, 1e-12) && close(same.hi, 0.5, 1e-12));
+    }
+
+    #[test]
+    fn quantiles_match_numpy_linear() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(quantile(&v, 0.5), 2.5);
+        assert!(close(quantile(&v, 0.025), 1.075, 1e-12));
+        assert_eq!(quantile(&v, 1.0), 4.0);
+        assert!(quantile(&[], 0.5).is_nan());
     }
 
     #[test]

@@ -442,3 +442,60 @@ fn the_guarantee_rule_with_a_reranker_on_known_scores() {
     let k = c.carried.unwrap();
     assert!((k.max_false_positive_rate - 0.776_393).abs() < 1e-5 && k.exact, "{k:?}");
 }
+
+fn compare_retrieval(base: &str, cand: &str, extra: &[&str]) -> std::process::Output {
+    let data = root().join("data");
+    let golden = root().join("golden/golden.yaml");
+    let mut args = vec![
+        "compare-retrieval",
+        "--no-cache",
+        "--data",
+        data.to_str().unwrap(),
+        "--golden",
+        golden.to_str().unwrap(),
+        "--base",
+        base,
+        "--cand",
+        cand,
+    ];
+    args.extend_from_slice(extra);
+    inquiry(&args)
+}
+
+#[test]
+fn compare_retrieval_pairs_two_configurations_question_by_question() {
+    let thresholds = root().join("retrieval.thresholds.json");
+    let base = format!("embedder=hashing,thresholds={}", thresholds.display());
+    // The same configuration twice: nothing changes, every difference is 0.
+    let same = compare_retrieval(&base, &base, &[]);
+    let (md, err) = texts(&same);
+    assert_eq!(same.status.code(), Some(0), "{err}");
+    assert!(md.contains("## Questions that changed (0)") && md.contains("None: every question"), "{md}");
+    assert!(md.contains("| recall@5 | 52 |") && md.contains("| +0.0 | +0.0 to +0.0 | −"), "{md}");
+    assert!(md.contains("| 1.000 | 0 / 0 |"), "{md}");
+    // The Agresti–Min interval does not collapse to a point when nothing changed.
+    let v: serde_json::Value = serde_json::from_str(&texts(&compare_retrieval(&base, &base, &["--json"])).0).unwrap();
+    let r5 = &v["metrics"][1]["paired_interval"];
+    assert!(r5["lo"].as_f64().unwrap() < 0.0 && r5["hi"].as_f64().unwrap() > 0.0, "{r5}");
+    // A candidate that keeps everything (keyword coverage ≥ 0): every
+    // unanswerable question now returns passages; answerable ones lose nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let loose = dir.path().join("loose.json");
+    std::fs::write(&loose, r#"{"hashing-512-v1": {"vectorZ": 99, "keywordCoverage": 0}}"#).unwrap();
+    let out = compare_retrieval(&base, &format!("thresholds={}", loose.display()), &["--json"]);
+    let (json, err) = texts(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!((v["answerable"].as_u64(), v["unanswerable"].as_u64()), (Some(52), Some(12)));
+    let fp = v["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == "false_positive").unwrap();
+    assert_eq!((fp["base"].as_f64(), fp["cand"].as_f64(), fp["higher"].as_u64()), (Some(0.0), Some(1.0), Some(12)));
+    assert_eq!(fp["interval"]["lo"].as_f64(), Some(1.0), "every question moved the same way: {fp}");
+    let r5 = v["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == "recall_at5").unwrap();
+    assert_eq!(r5["lower"].as_u64(), Some(0), "keeping more never loses an expected chunk from the top 5: {r5}");
+    let changed = v["changed"].as_array().unwrap();
+    assert_eq!(changed.iter().filter(|q| q["answerable"] == false).count(), 12, "{json}");
+    // A bad specification names the key.
+    let bad = compare_retrieval(&base, "embeder=e5", &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(texts(&bad).1.contains("unknown key `embeder`"), "{}", texts(&bad).1);
+}

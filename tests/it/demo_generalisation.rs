@@ -198,3 +198,18 @@ fn instalments_questions_do_not_match_a_sentence_that_only_shares_pay() {
         assert!(!ids.contains(&"HH-1003#s6"), "{query}: the heat-pump sentence shares only 'pay': {ids:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_clause_is_answered_by_the_passage_that_answers_it() {
+    // #30: the English question cited the deposit sentence (which mentions
+    // cold rent) instead of the one saying when the rent rises.
+    for inquiry in [
+        "What is the cold rent of B-2001 and when does it go up?",
+        "Wie hoch ist die Kaltmiete von B-2001 und wann steigt sie?",
+    ] {
+        let r = demo(inquiry, &[]).await;
+        assert!(r.citations.iter().any(|c| c == "B-2001#s3"), "the cold-rent sentence: {}", r.reply);
+        assert!(r.citations.iter().any(|c| c == "B-2001#s2"), "the sentence on when it rises: {}", r.reply);
+        assert!(!r.citations.iter().any(|c| c == "B-2001#s9"), "not the deposit sentence: {}", r.reply);
+    }
+}

@@ -364,3 +364,20 @@ fn search_knowledge_tool_uses_retrieval() {
     assert!(out.results.len() <= 3);
     assert!(out.results[0].scores.coverage.unwrap() > 0.9);
 }
+
+#[test]
+fn the_passage_about_the_asked_concept_comes_before_one_that_mentions_it() {
+    // #30: "cold rent" is the subject of B-2001#s3 and an afterthought of the
+    // deposit sentence B-2001#s9; both cover the question's words equally.
+    let cat = catalogue();
+    let r = offline_retriever(&cat);
+    let out = r.retrieve("What is the cold rent of B-2001?", Some("B-2001"), 5).unwrap();
+    let ids: Vec<&str> = out.results.iter().map(|h| h.chunk_id.as_str()).collect();
+    let (rent, deposit) = (ids.iter().position(|i| *i == "B-2001#s3"), ids.iter().position(|i| *i == "B-2001#s9"));
+    assert_eq!(rent, Some(0), "{ids:?}");
+    assert!(deposit.is_none_or(|d| d > 0), "{ids:?}");
+    // "go up" reaches "rises" (the graduated-rent sentence).
+    let out = r.retrieve("When does the rent of B-2001 go up?", Some("B-2001"), 5).unwrap();
+    assert!(out.found, "{:?}", out.reason);
+    assert_eq!(out.results[0].chunk_id, "B-2001#s2", "{:?}", out.results);
+}

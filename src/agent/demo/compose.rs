@@ -171,16 +171,23 @@ pub(super) fn knowledge_query(q: &str) -> String {
             }
         }
     }
-    let kept: Vec<&str> = text
-        .split_whitespace()
-        .filter(|w| {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let kept: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
             let f = fold(w);
             let core = f.trim_matches(|c: char| !c.is_alphanumeric());
             // A price in the question (perhaps a wrong one) is not a search term:
             // the records state their own figures.
             let price_like = core.len() >= 3 && core.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',');
-            core.is_empty() || (!is_one_of(DISCOURSE, core) && !price_like)
+            // A particle after a verb is half of a phrasal verb, not filler:
+            // "when does it go up?" asks when the rent rises (#30).
+            let particle =
+                *i > 0 && is_one_of(PHRASAL_VERBS, fold(words[i - 1]).trim_matches(|c: char| !c.is_alphanumeric()));
+            core.is_empty() || ((particle || !is_one_of(DISCOURSE, core)) && !price_like)
         })
+        .map(|(_, w)| *w)
         .collect();
     let mut query = if kept.is_empty() { text.to_owned() } else { kept.join(" ") };
     // "How old is the heating?" asks when it was installed or built; records

@@ -222,6 +222,11 @@ pub(super) const FEATURES: &[(&str, &[&str])] = &[
     ("storage-room", &["storage room", "abstellraum"]),
 ];
 
+/// Verbs whose following particle (`up`) belongs to them: "go up" is
+/// "rise", not the filler "up" of "what's up".
+pub(super) const PHRASAL_VERBS: &[&str] =
+    &["go", "goes", "going", "went", "gone", "come", "comes", "came", "put", "puts"];
+
 /// Words that frame a question without saying what it is about ("quick one",
 /// "I was wondering", "kurze Frage"), folded.
 pub(super) const DISCOURSE: &[&str] = &[
