@@ -76,6 +76,18 @@
     });
   });
 
+  // "Make this run a case": copy the `inquiry cases add` command.
+  Array.prototype.forEach.call(document.querySelectorAll("button.copy"), function (b) {
+    b.addEventListener("click", function () {
+      var text = b.getAttribute("data-copy");
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(function () { b.textContent = "Copied"; }, function () { b.textContent = "Select and copy the command"; });
+      } else {
+        b.textContent = "Select and copy the command";
+      }
+    });
+  });
+
   // Citations: a click shows (or hides) the cited passage and its source.
   Array.prototype.forEach.call(document.querySelectorAll("button.cite"), function (b) {
     b.setAttribute("aria-expanded", "false");

@@ -76,8 +76,30 @@ impl Polarity {
     }
 }
 
+thread_local! {
+    /// Clauses already read, per thread (grounding reads the same evidence
+    /// clauses for every draft, the code check and the judge); bounded.
+    static MEMO: std::cell::RefCell<std::collections::HashMap<String, Polarity>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
 /// The polarity of a clause (any language, any case).
 pub fn polarity(clause: &str) -> Polarity {
+    if let Some(p) = MEMO.with(|m| m.borrow().get(clause).copied()) {
+        return p;
+    }
+    let p = read_polarity(clause);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 20_000 {
+            m.clear();
+        }
+        m.insert(clause.to_owned(), p);
+    });
+    p
+}
+
+fn read_polarity(clause: &str) -> Polarity {
     let f = plain(clause).replace('’', "'");
     let negations = NEGATION.find_iter(&f).count();
     // "no longer" and "nicht mehr" are one negation, as is "no … nor".

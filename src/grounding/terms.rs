@@ -275,7 +275,34 @@ static NEED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// Analysed texts, per thread: one eval grounds each reply up to three times
+/// (guard on each draft, code check, rule judge) over the same evidence
+/// clauses, and the analyzer and the compound split dominate that cost.
+/// Cleared when it grows past [`MEMO_LIMIT`] entries, so memory stays bounded.
+const MEMO_LIMIT: usize = 20_000;
+
+thread_local! {
+    static MEMO: std::cell::RefCell<std::collections::HashMap<(String, bool), Vec<Term>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
 fn terms_of(text: &str, drop_weak: bool) -> Vec<Term> {
+    let key = (text.to_owned(), drop_weak);
+    if let Some(hit) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let out = analyse_terms(text, drop_weak);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_LIMIT {
+            m.clear();
+        }
+        m.insert(key, out.clone());
+    });
+    out
+}
+
+fn analyse_terms(text: &str, drop_weak: bool) -> Vec<Term> {
     let cleaned = IDS.replace_all(text, " ");
     let cleaned = NEED.replace_all(&cleaned, " need ");
     let mut out: Vec<Term> = vec![];

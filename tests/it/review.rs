@@ -445,3 +445,25 @@ async fn review_page_the_desk_review_column_marks_a_reply_wrong_and_the_queue_sh
     b.client.clone().close().await.unwrap();
     drop(view);
 }
+
+/// A failing run's case page offers the command that makes it a case, and
+/// that command, run as written against the report set it names, writes a
+/// draft (the report's "make this run a case" path, #31 item 4).
+#[test]
+fn a_failing_case_page_offers_the_cases_add_command_and_it_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = inquiry(&["eval", "--no-cache", "--case", "deposit-instalments", "--out", dir.path().to_str().unwrap(), "--name", "one"]);
+    assert_eq!(out.status.code(), Some(1), "{}", texts(&out).1);
+    let html = std::fs::read_to_string(dir.path().join("one/report.html")).unwrap();
+    let cmd = "inquiry cases add --from-trace runs/latest/cases/deposit-instalments.json --run 1 --to cases/drafts.yaml";
+    // The page escapes `/` as `&#x2f;`.
+    let escaped = cmd.replace('/', "&#x2f;");
+    assert!(html.contains(&format!("<code>{escaped}</code>")), "the case page shows the command");
+    assert!(html.contains(&format!("data-copy=\"{escaped}\"")), "with a copy button");
+    // The same command with this report set's folder in place of runs/latest.
+    let trace = dir.path().join("one/cases/deposit-instalments.json");
+    let target = dir.path().join("drafts.yaml");
+    let out = inquiry(&["cases", "add", "--from-trace", trace.to_str().unwrap(), "--run", "1", "--to", target.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", texts(&out).1);
+    assert_eq!(texts(&out).0.trim(), "deposit-instalments-draft");
+}
