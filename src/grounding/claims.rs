@@ -248,7 +248,29 @@ fn body(sentence: &str, passages: &[String]) -> String {
             c[0].to_owned()
         }
     });
-    BRACKETS.replace_all(&unquoted, " ").into_owned()
+    let mut text = BRACKETS.replace_all(&unquoted, " ").into_owned();
+    // A quoted passage of several sentences is cut by the sentence split: an
+    // opening mark with no closing one quotes to the end of this sentence, a
+    // closing mark with no opening one quotes from its start.
+    let verbatim_part = |part: &str| {
+        let inner = fold(part.trim_matches(|ch: char| "“”„\"«» ".contains(ch)));
+        let inner = inner.trim().trim_end_matches(['.', '!', '?']).trim();
+        inner.split_whitespace().count() >= 3 && passages.iter().any(|p| p.contains(inner))
+    };
+    if let Some(open) = text.rfind(['“', '„']).filter(|o| !text[*o..].contains('”') || text[*o..].ends_with('”')) {
+        if !text[open..].trim_end().ends_with('”') && verbatim_part(&text[open..]) {
+            let blank = " ".repeat(text.len() - open);
+            text.replace_range(open.., &blank);
+        }
+    }
+    if let Some(close) = text.find('”').filter(|c| !text[..*c].contains(['“', '„'])) {
+        let end = close + '”'.len_utf8();
+        if verbatim_part(&text[..end]) {
+            let blank = " ".repeat(end);
+            text.replace_range(..end, &blank);
+        }
+    }
+    text
 }
 
 /// Whether the sentence, without quote marks and citations, is a passage's own words.
@@ -353,6 +375,10 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     let p = polarity(&PARENS.replace_all(c, " "));
                     // One content word states nothing to contradict ("als Mieterin"), unless it is denied.
                     if ct.is_empty() || (ct.len() < 2 && !p.negated) {
+                        continue;
+                    }
+                    // A list item without a verb or a polarity word ("hamsters or budgies") asserts nothing.
+                    if !(p.negated || p.included.is_some() || p.qualified || p.permits) && !VERB.is_match(&plain(c)) {
                         continue;
                     }
                     if p.conditional {
@@ -595,5 +621,26 @@ mod renovation_tests {
             eprintln!("{g:#?}");
         }
         assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted]);
+    }
+}
+
+#[cfg(test)]
+mod quote_tests {
+    use super::*;
+
+    /// A quoted passage of two sentences is cut by the sentence split; each
+    /// half is still the records' own words, and a list inside it ("fish,
+    /// hamsters or budgies") asserts nothing of its own.
+    #[test]
+    fn a_quote_cut_by_the_sentence_split_is_not_checked_again() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:pets#small-animals", "listingId": null,
+            "text": "Small animals kept in a cage or tank, such as fish, hamsters or budgies, are allowed without asking the landlord. The permission for small animals applies to every residential rental, as long as the number of animals stays usual."}]}));
+        let reply = "On your question, our records say: “Small animals kept in a cage or tank, such as fish, hamsters or budgies, are allowed without asking the landlord. The permission for small animals applies to every residential rental, as long as the number of animals stays usual.” [policy:pets#small-animals]";
+        let g = check(reply, &e, &["But could I keep my hamster there?"], 0);
+        assert!(g.is_clean(), "{g:#?}");
+        // The same words, negated by the reply itself, are still caught.
+        let g = check("Small animals such as hamsters are not allowed [policy:pets#small-animals].", &e, &["Hamster?"], 0);
+        assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted], "{g:#?}");
     }
 }

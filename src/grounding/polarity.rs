@@ -99,8 +99,17 @@ pub fn polarity(clause: &str) -> Polarity {
     p
 }
 
+/// "without asking", "without approval", "ohne … zu fragen", "ohne
+/// Rückfrage": a manner, not a denial of the clause ("allowed without asking
+/// the landlord" is allowed).
+static MANNER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bwithout (\w+ing|(the |prior |any )?(\w+'s )?(approval|permission|consent))\b|\bohne\b[^,.;]{0,40}?\bzu \w+|\bohne (vorherige |weitere |eine )?(ruckfrage|nachfrage|anfrage|zustimmung|genehmigung|erlaubnis)\w*")
+        .expect("valid pattern")
+});
+
 fn read_polarity(clause: &str) -> Polarity {
     let f = plain(clause).replace('’', "'");
+    let f = MANNER.replace_all(&f, " ").into_owned();
     let negations = NEGATION.find_iter(&f).count();
     // "no longer" and "nicht mehr" are one negation, as is "no … nor".
     let negated = negations % 2 == 1;
@@ -150,6 +159,8 @@ mod tests {
             "Der Vermieter stellt die Bestätigung aus",
             "ohne WBS kann die Wohnung nicht vermietet werden",
             "Eine Abrechnung am Jahresende entfällt dabei aber nicht",
+            "hamsters are allowed without asking the landlord",
+            "Kleintiere dürfen Sie halten, ohne den Vermieter zu fragen",
         ] {
             assert!(!polarity(plain).negated, "{plain}");
         }
