@@ -1,0 +1,113 @@
+//! Tests of the sentence-by-sentence grounding (`claims`).
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+
+    fn listing(id: &str, description: &str) -> serde_json::Value {
+        serde_json::json!({"id": id, "title": "Flat", "city": "Hamburg", "district": "Eimsbüttel", "description": description,
+            "price": 1650.0, "priceUnit": "EUR/month", "livingAreaSqm": 78.0, "rooms": 3.0, "floor": 2, "yearBuilt": 1912,
+            "features": ["balcony"], "petsAllowed": "on-request"})
+    }
+
+    fn kinds(reply: &str, description: &str, tickets: usize) -> Vec<FindingKind> {
+        let mut e = Evidence::default();
+        e.add_tool_result(&listing("HH-1001", description));
+        let g = check(reply, &e, &["Is heating included for HH-1001?"], tickets);
+        if std::env::var_os("GROUNDING_DEBUG").is_some() {
+            eprintln!("{g:#?}");
+        }
+        g.findings().map(|f| f.kind).collect()
+    }
+
+    const HEATING: &str = "The cold rent is 1,650 EUR per month. Utilities (Nebenkosten) are an additional 240 EUR per month, heating included. Dogs and cats are possible on request, subject to the landlord's approval.";
+
+    #[test]
+    fn a_hand_off_statement_needs_a_ticket() {
+        let reply = "The utilities are 240 EUR per month [HH-1001]; whether heating is included is something a colleague can confirm for you.";
+        assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported]);
+        assert_eq!(kinds(reply, HEATING, 1), []);
+    }
+}
+
+#[cfg(test)]
+mod policy_tests {
+    use super::super::*;
+
+    #[test]
+    fn a_policy_restated_in_other_words_is_grounded() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:commission#rentals", "listingId": null,
+            "text": "Tenants pay no commission (Provision, also Maklerprovision) for a rental arranged by the agency. Under the Bestellerprinzip, the party who commissioned the agency pays the commission, and for our rentals this is always the landlord. Tenants are not charged any fee for viewings, documents or the rental contract."}]}));
+        let g = check(
+            "No. Tenants pay no commission for our rentals; under the Bestellerprinzip the landlord pays it [policy:commission#rentals].",
+            &e,
+            &["Do I have to pay you anything as a tenant?"],
+            0,
+        );
+        if std::env::var_os("GROUNDING_DEBUG").is_some() {
+            for c in ev_clauses(&e) {
+                eprintln!(
+                    "{:?} {:?} {:?}",
+                    c.polarity.negated,
+                    c.terms.iter().map(|t| &t[0]).collect::<Vec<_>>(),
+                    c.clause.len()
+                );
+            }
+            for (_, c) in
+                clauses("Tenants pay no commission for our rentals; under the Bestellerprinzip the landlord pays it")
+            {
+                eprintln!("R {c:?} {:?} {:?}", polarity(c).negated, terms(c).iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+        }
+        assert!(g.is_clean(), "{g:#?}");
+    }
+}
+
+#[cfg(test)]
+mod renovation_tests {
+    use super::super::*;
+
+    #[test]
+    fn denying_a_recorded_renovation_is_contradicted() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "M-3003", "description": "The house has six rooms. The house was built in 1985, and the roof and windows were renovated in 2020. The house is heated by gas central heating."}));
+        let g = check(
+            "M-3003 was built in 1985 [M-3003]. Since then nothing has been renovated, so the roof and windows date from 1985.",
+            &e,
+            &["When was M-3003 built, and has anything been renovated?"],
+            0,
+        );
+        if std::env::var_os("GROUNDING_DEBUG").is_some() {
+            for c in ev_clauses(&e) {
+                eprintln!("{:?} {:?}", c.polarity.negated, c.terms.iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+            for (_, c) in clauses("Since then nothing has been renovated, so the roof and windows date from 1985.") {
+                eprintln!("R {c:?} {:?} {:?}", polarity(c), terms(c).iter().map(|t| &t[0]).collect::<Vec<_>>());
+            }
+            eprintln!("{g:#?}");
+        }
+        assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted]);
+    }
+}
+
+#[cfg(test)]
+mod quote_tests {
+    use super::super::*;
+
+    /// A quoted passage of two sentences is cut by the sentence split; each
+    /// half is still the records' own words, and a list inside it ("fish,
+    /// hamsters or budgies") asserts nothing of its own.
+    #[test]
+    fn a_quote_cut_by_the_sentence_split_is_not_checked_again() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:pets#small-animals", "listingId": null,
+            "text": "Small animals kept in a cage or tank, such as fish, hamsters or budgies, are allowed without asking the landlord. The permission for small animals applies to every residential rental, as long as the number of animals stays usual."}]}));
+        let reply = "On your question, our records say: “Small animals kept in a cage or tank, such as fish, hamsters or budgies, are allowed without asking the landlord. The permission for small animals applies to every residential rental, as long as the number of animals stays usual.” [policy:pets#small-animals]";
+        let g = check(reply, &e, &["But could I keep my hamster there?"], 0);
+        assert!(g.is_clean(), "{g:#?}");
+        // The same words, negated by the reply itself, are still caught.
+        let g = check("Small animals such as hamsters are not allowed [policy:pets#small-animals].", &e, &["Hamster?"], 0);
+        assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted], "{g:#?}");
+    }
+}
