@@ -2,7 +2,9 @@
 //! application id in its header (`PRAGMA application_id`, SQLite's documented
 //! way to mark a file's format); a file with another id, or without one but
 //! with tables of its own, belongs to another application and is refused
-//! before anything is written to it (no table added, no WAL switch).
+//! before anything is written to it (no table added, no WAL switch). Our
+//! files carry their schema version too, and [`migrate`] brings them up to
+//! date the same way for every database.
 
 use anyhow::Context as _;
 use rusqlite::Connection;
@@ -61,6 +63,42 @@ pub fn owner(conn: &Connection, application_id: i32, key_table: &str, own_tables
 /// The header cannot be written.
 pub fn stamp(conn: &Connection, application_id: i32) -> rusqlite::Result<()> {
     conn.pragma_update(None, "application_id", application_id)
+}
+
+/// Applies the `migrations` (SQL batches, in order; version N is the N-th)
+/// that the database lacks, each in its own immediate transaction, and
+/// records each in `schema_version` with its time (RFC 3339 UTC).
+///
+/// # Errors
+/// A database written by a newer build (a version this build does not know),
+/// a failing migration (named by its number), or an SQLite error.
+pub fn migrate(conn: &mut Connection, migrations: &[&str]) -> anyhow::Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL)",
+    )?;
+    let current: i64 = conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
+    let known = migrations.len() as i64;
+    if current > known {
+        anyhow::bail!(
+            "schema version {current} was written by a newer inquiry; this build knows up to version {known}"
+        );
+    }
+    for (i, sql) in migrations.iter().enumerate().skip(current as usize) {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // Another process may have migrated while this one waited for the lock.
+        let now_at: i64 = tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
+        if now_at > i as i64 {
+            continue;
+        }
+        tx.execute_batch(sql).with_context(|| format!("migration {}", i + 1))?;
+        let at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        tx.execute(
+            "INSERT INTO schema_version (version, applied_at) VALUES (?1, ?2)",
+            rusqlite::params![i as i64 + 1, at],
+        )?;
+        tx.commit()?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

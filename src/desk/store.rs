@@ -153,7 +153,7 @@ impl TicketStore {
             if ok != "ok" {
                 anyhow::bail!("integrity check failed: {ok}");
             }
-            migrate(conn)?;
+            crate::sqlite_owner::migrate(conn, MIGRATIONS)?;
             crate::sqlite_owner::stamp(conn, crate::sqlite_owner::DESK_APPLICATION_ID)?;
             Ok(())
         };
@@ -557,32 +557,6 @@ fn read_event(r: &rusqlite::Row<'_>) -> rusqlite::Result<anyhow::Result<TicketEv
             Ok(TicketEvent { seq: r.get(0)?, ticket_id, at: r.get(2)?, status, note: r.get(4)?, source: r.get(5)? })
         }
     })
-}
-
-/// Applies the migrations the database lacks, each in its own transaction.
-fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL)",
-    )?;
-    let current: i64 = conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
-    let known = MIGRATIONS.len() as i64;
-    if current > known {
-        anyhow::bail!(
-            "schema version {current} was written by a newer inquiry; this build knows up to version {known}"
-        );
-    }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // Another process may have migrated while this one waited for the lock.
-        let now_at: i64 = tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
-        if now_at > i as i64 {
-            continue;
-        }
-        tx.execute_batch(sql).with_context(|| format!("migration {}", i + 1))?;
-        tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?1, ?2)", params![i as i64 + 1, now()])?;
-        tx.commit()?;
-    }
-    Ok(())
 }
 
 /// A [`TicketSink`] writing to a store with a fixed `source` label.

@@ -27,7 +27,10 @@ use crate::fold::plain;
 /// Source: the catalogue's own terms (listing fields and policy pages).
 static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     [
-        ("utilities", r"\b(utilities|utility costs?|nebenkosten\w*|betriebskosten\w*|running costs|service charges?)\b"),
+        (
+            "utilities",
+            r"\b(utilities|utility costs?|nebenkosten\w*|betriebskosten\w*|running costs|service charges?)\b",
+        ),
         ("parking", r"\b(parking( space)?|car park|stellplatz\w*|tiefgarage\w*|garage|parkplatz\w*)\b"),
         ("deposit", r"\b(deposit|kaution|mietkaution|security deposit)\b"),
         ("Hausgeld", r"\b(hausgeld\w*)\b"),
@@ -46,8 +49,9 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
 
 /// Splits at clause breaks (not at parentheses: "Utilities (Nebenkosten) are
 /// 310 EUR"): a cost word belongs to a figure of its own clause.
-static BREAK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[;:.!?\[\]]|,\s|\s[–—-]\s|\b(and|und|but|aber|while|whereas|plus)\b").expect("valid pattern"));
+static BREAK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[;:.!?\[\]]|,\s|\s[–—-]\s|\b(and|und|but|aber|while|whereas|plus)\b").expect("valid pattern")
+});
 
 /// The cost kinds each figure of `text` is given: every cost word goes to
 /// the nearest figure of its clause (by byte distance). Returns (figure,

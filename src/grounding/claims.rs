@@ -207,10 +207,23 @@ fn about_same(a: &[Term], b: &[Term]) -> bool {
 /// Words that carry a clause's polarity (included, extra, allowed), not its
 /// subject: "heating included" and "heating is extra" are both about heating.
 static MARKERS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
-    ["include", "included", "extra", "additional", "separate", "separately", "allowed", "possible", "permitted", "cover", "covered", "part"]
-        .iter()
-        .flat_map(|w| crate::retrieval::analyzer::analyze(w))
-        .collect()
+    [
+        "include",
+        "included",
+        "extra",
+        "additional",
+        "separate",
+        "separately",
+        "allowed",
+        "possible",
+        "permitted",
+        "cover",
+        "covered",
+        "part",
+    ]
+    .iter()
+    .flat_map(|w| crate::retrieval::analyzer::analyze(w))
+    .collect()
 });
 
 /// The subject terms of a clause: its terms without the polarity words and
@@ -257,7 +270,8 @@ fn body(sentence: &str, passages: &[String]) -> String {
         let inner = inner.trim().trim_end_matches(['.', '!', '?']).trim();
         inner.split_whitespace().count() >= 3 && passages.iter().any(|p| p.contains(inner))
     };
-    if let Some(open) = text.rfind(['“', '„']).filter(|o| !text[*o..].contains('”') || text[*o..].ends_with('”')) {
+    if let Some(open) = text.rfind(['“', '„']).filter(|o| !text[*o..].contains('”') || text[*o..].ends_with('”'))
+    {
         if !text[open..].trim_end().ends_with('”') && verbatim_part(&text[open..]) {
             let blank = " ".repeat(text.len() - open);
             text.replace_range(open.., &blank);
@@ -420,7 +434,12 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     if sentence_qualified && same.iter().all(|e| !e.polarity.qualified && !e.polarity.negated) {
                         push(
                             FindingKind::Contradicted,
-                            format!("“{}” adds a condition that [{}] does not have: “{}”", c.trim(), first.source, first.clause),
+                            format!(
+                                "“{}” adds a condition that [{}] does not have: “{}”",
+                                c.trim(),
+                                first.source,
+                                first.clause
+                            ),
                             Some(first.source.clone()),
                         );
                         break;

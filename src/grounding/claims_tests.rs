@@ -107,7 +107,8 @@ mod quote_tests {
         let g = check(reply, &e, &["But could I keep my hamster there?"], 0);
         assert!(g.is_clean(), "{g:#?}");
         // The same words, negated by the reply itself, are still caught.
-        let g = check("Small animals such as hamsters are not allowed [policy:pets#small-animals].", &e, &["Hamster?"], 0);
+        let g =
+            check("Small animals such as hamsters are not allowed [policy:pets#small-animals].", &e, &["Hamster?"], 0);
         assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted], "{g:#?}");
     }
 }

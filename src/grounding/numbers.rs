@@ -179,10 +179,28 @@ pub fn parse_number(token: &str) -> Option<f64> {
 /// Number words that may stand before a percent sign's word ("dreieinhalb
 /// Prozent", "three and a half percent"), with their values.
 const NUMBER_WORDS: &[(&str, f64)] = &[
-    ("one", 1.0), ("two", 2.0), ("three", 3.0), ("four", 4.0), ("five", 5.0), ("six", 6.0),
-    ("seven", 7.0), ("eight", 8.0), ("nine", 9.0), ("ten", 10.0),
-    ("ein", 1.0), ("eins", 1.0), ("zwei", 2.0), ("drei", 3.0), ("vier", 4.0), ("fünf", 5.0), ("funf", 5.0),
-    ("sechs", 6.0), ("sieben", 7.0), ("acht", 8.0), ("neun", 9.0), ("zehn", 10.0),
+    ("one", 1.0),
+    ("two", 2.0),
+    ("three", 3.0),
+    ("four", 4.0),
+    ("five", 5.0),
+    ("six", 6.0),
+    ("seven", 7.0),
+    ("eight", 8.0),
+    ("nine", 9.0),
+    ("ten", 10.0),
+    ("ein", 1.0),
+    ("eins", 1.0),
+    ("zwei", 2.0),
+    ("drei", 3.0),
+    ("vier", 4.0),
+    ("fünf", 5.0),
+    ("funf", 5.0),
+    ("sechs", 6.0),
+    ("sieben", 7.0),
+    ("acht", 8.0),
+    ("neun", 9.0),
+    ("zehn", 10.0),
 ];
 
 static WORD_PERCENT: LazyLock<Regex> = LazyLock::new(|| {

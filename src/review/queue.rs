@@ -277,7 +277,14 @@ mod tests {
             must: oks
                 .iter()
                 .enumerate()
-                .map(|(i, ok)| ItemGrade { item: i + 1, text: format!("m{i}"), ok: *ok, note: None, route: None, undecided: false })
+                .map(|(i, ok)| ItemGrade {
+                    item: i + 1,
+                    text: format!("m{i}"),
+                    ok: *ok,
+                    note: None,
+                    route: None,
+                    undecided: false,
+                })
                 .collect(),
             must_not: vec![],
             unsupported_claims: vec![],

@@ -84,7 +84,10 @@ async fn invented_price_is_repaired() {
     // The number guard names the invented figure; the sentence-level grounding check may add its own finding
     // for the same sentence, but no violation may concern anything else.
     let violations = &r.guard_events[0].violations;
-    assert!(violations.iter().any(|v| matches!(v, Violation::Number { figure } if figure.value == 1500.0)), "{violations:#?}");
+    assert!(
+        violations.iter().any(|v| matches!(v, Violation::Number { figure } if figure.value == 1500.0)),
+        "{violations:#?}"
+    );
     assert!(
         violations.iter().all(|v| match v {
             Violation::Number { figure } => figure.value == 1500.0,

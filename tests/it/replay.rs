@@ -388,7 +388,11 @@ fn rescore_changes_exactly_the_case_whose_pattern_changed() {
     // only those files (its API takes no model and no toolbox).
     // A pattern (not the item's text) changes: a must_not pattern that now matches the stored reply. (A `must`
     // pattern changed to match nothing would not flip it: the item's text still conveys it by meaning.)
-    let changed = cases_with("facts.yaml", "'(excluding|excludes) heating']", "'(excluding|excludes) heating', 'heating is included']");
+    let changed = cases_with(
+        "facts.yaml",
+        "'(excluding|excludes) heating']",
+        "'(excluding|excludes) heating', 'heating is included']",
+    );
     let r = inquiry_bin(&[
         "rescore",
         &format!("{out}/base"),

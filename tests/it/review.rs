@@ -452,10 +452,20 @@ async fn review_page_the_desk_review_column_marks_a_reply_wrong_and_the_queue_sh
 #[test]
 fn a_failing_case_page_offers_the_cases_add_command_and_it_works() {
     let dir = tempfile::tempdir().unwrap();
-    let out = inquiry(&["eval", "--no-cache", "--case", "deposit-instalments", "--out", dir.path().to_str().unwrap(), "--name", "one"]);
+    let out = inquiry(&[
+        "eval",
+        "--no-cache",
+        "--case",
+        "deposit-instalments",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--name",
+        "one",
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", texts(&out).1);
     let html = std::fs::read_to_string(dir.path().join("one/report.html")).unwrap();
-    let cmd = "inquiry cases add --from-trace runs/latest/cases/deposit-instalments.json --run 1 --to cases/drafts.yaml";
+    let cmd =
+        "inquiry cases add --from-trace runs/latest/cases/deposit-instalments.json --run 1 --to cases/drafts.yaml";
     // The page escapes `/` as `&#x2f;`.
     let escaped = cmd.replace('/', "&#x2f;");
     assert!(html.contains(&format!("<code>{escaped}</code>")), "the case page shows the command");
@@ -463,7 +473,16 @@ fn a_failing_case_page_offers_the_cases_add_command_and_it_works() {
     // The same command with this report set's folder in place of runs/latest.
     let trace = dir.path().join("one/cases/deposit-instalments.json");
     let target = dir.path().join("drafts.yaml");
-    let out = inquiry(&["cases", "add", "--from-trace", trace.to_str().unwrap(), "--run", "1", "--to", target.to_str().unwrap()]);
+    let out = inquiry(&[
+        "cases",
+        "add",
+        "--from-trace",
+        trace.to_str().unwrap(),
+        "--run",
+        "1",
+        "--to",
+        target.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", texts(&out).1);
     assert_eq!(texts(&out).0.trim(), "deposit-instalments-draft");
 }

@@ -220,7 +220,9 @@ pub fn spread_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMat
     let found_figures = figures(&text);
     let figures_agree = item.figures.iter().all(|f| {
         found_figures.iter().any(|g| {
-            g.kind == f.kind && same_value(g.value, f.value) && (f.period.is_none() || g.period.is_none() || f.period == g.period)
+            g.kind == f.kind
+                && same_value(g.value, f.value)
+                && (f.period.is_none() || g.period.is_none() || f.period == g.period)
         })
     }) && item.years.iter().all(|y| years(&text).contains(y));
     Some(MeaningMatch {

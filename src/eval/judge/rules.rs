@@ -211,7 +211,9 @@ impl RuleJudge {
                                 if m.polarity_agrees && m.figures_agree { "agrees" } else { "differs" }
                             ),
                         ),
-                        None => g.decide(true, "meaning", "not stated: no pattern, no sentence shares its words".into()),
+                        None => {
+                            g.decide(true, "meaning", "not stated: no pattern, no sentence shares its words".into())
+                        }
                     }
                 } else {
                     g.decide(true, "pattern", "not stated".into());
@@ -264,7 +266,11 @@ fn grade_must_by_meaning(
     );
     if agrees && m.similarity >= MUST_CONVEYED {
         if !forbidden_clauses(&sents[m.sentence], forbidden).is_empty() {
-            g.decide(false, "meaning", format!("not conveyed: the matching sentence makes a must_not statement ({what})"));
+            g.decide(
+                false,
+                "meaning",
+                format!("not conveyed: the matching sentence makes a must_not statement ({what})"),
+            );
         } else if flagged(&sents[m.sentence]) {
             g.undecide(format!("matched by meaning only in a sentence grounding flags ({what})"));
         } else {

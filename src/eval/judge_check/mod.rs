@@ -23,8 +23,8 @@ use crate::stats::{cohen_kappa, wilson, Interval, Z95};
 use crate::tools::Toolbox;
 
 mod render;
-pub use render::{render_agreement_md, render_markdown, render_reviewers_md, render_terminal};
 use render::{kappa, pct};
+pub use render::{render_agreement_md, render_markdown, render_reviewers_md, render_terminal};
 
 /// Schema id of the judge-check JSON report.
 pub const JUDGE_CHECK_SCHEMA: &str = "inquiry.judge-check/v1";
@@ -405,7 +405,8 @@ fn figures(split: &str, rows: &[(&LoadedLabel, &LabelResult)]) -> Agreement {
         reply_pairs.push((human.iter().all(|h| *h), judged.iter().all(|j| *j) && grounded));
         items_only_pairs.push((human.iter().all(|h| *h), judged.iter().all(|j| *j)));
         for (h, g) in human.iter().zip(&grades) {
-            let route = if g.undecided { "undecided".to_owned() } else { g.route.clone().unwrap_or_else(|| v.judge.clone()) };
+            let route =
+                if g.undecided { "undecided".to_owned() } else { g.route.clone().unwrap_or_else(|| v.judge.clone()) };
             let row = routes.entry(route.clone()).or_insert_with(|| RouteAgreement { route, ..Default::default() });
             row.items += 1;
             row.agreeing += usize::from(*h == g.ok);
@@ -474,4 +475,3 @@ pub fn measured_agreement(report_json: &std::path::Path, judge: &str) -> Option<
         all.right_replies
     ))
 }
-

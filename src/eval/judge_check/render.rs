@@ -209,7 +209,12 @@ pub fn render_terminal(r: &JudgeCheckReport) -> String {
             a.shared_replies
         )
     });
-    format!("{table}\n{alone}{reviewers}{} ({}): {} disagreements\n", r.verdict, gates.join(", "), r.disagreements.len())
+    format!(
+        "{table}\n{alone}{reviewers}{} ({}): {} disagreements\n",
+        r.verdict,
+        gates.join(", "),
+        r.disagreements.len()
+    )
 }
 
 /// The judge alone against the judge with grounding (reply level), and
