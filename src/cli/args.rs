@@ -22,7 +22,7 @@ pub struct RetrievalArgs {
     /// Retrieval thresholds file (keyed by model id; written by `inquiry calibrate --write`).
     #[arg(long, default_value = DEFAULT_THRESHOLDS_FILE, value_name = "FILE")]
     pub retrieval_thresholds: PathBuf,
-    /// Do not read or write the on-disk embedding cache (.cache/embeddings).
+    /// Do not read or write the retrieval cache (.cache/retrieval: passage embeddings and the persisted index); index in memory.
     #[arg(long)]
     pub no_cache: bool,
 }
@@ -35,7 +35,7 @@ impl RetrievalArgs {
             models_dir: self.models.clone(),
             reranker: (self.reranker != "none").then(|| PathBuf::from(&self.reranker)),
             thresholds: self.retrieval_thresholds.clone(),
-            cache_dir: (!self.no_cache).then(|| PathBuf::from(".cache/embeddings")),
+            cache_dir: (!self.no_cache).then(|| PathBuf::from(crate::retrieval::RETRIEVAL_CACHE_DIR)),
         }
     }
 }

@@ -32,7 +32,7 @@ pub struct CompareRetrievalArgs {
     /// Print the comparison as JSON on stdout instead of Markdown.
     #[arg(long)]
     pub json: bool,
-    /// Do not read or write the on-disk embedding cache (.cache/embeddings).
+    /// Do not read or write the retrieval cache (.cache/retrieval: passage embeddings and the persisted index); index in memory.
     #[arg(long)]
     pub no_cache: bool,
 }

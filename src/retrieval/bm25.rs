@@ -9,10 +9,11 @@ use std::collections::{HashMap, HashSet};
 
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, STORED, STRING};
-use tantivy::{Index, IndexReader, TantivyDocument, Term};
+use tantivy::schema::{IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STRING};
+use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument, Term};
 
 use super::analyzer::{analyze, FoldingTokenizer, ANALYZER_NAME};
+use super::term_tables::{chunk_key, ChunkStamp, ChunkText, TermTables};
 use crate::chunk::Chunk;
 
 /// A query term produced by the analyzer. The only way to build a tantivy term
@@ -75,98 +76,272 @@ const LIGHT_TERMS: &[&str] = &[
 /// Scope value indexed for policy chunks (listing chunks index their listing id).
 const POLICY_SCOPE: &str = "policy";
 
-/// In-RAM tantivy index over chunk index texts with per-chunk term sets.
+/// A tantivy BM25 index over chunk index texts with the interned terms
+/// keyword coverage reads ([`TermTables`]); in RAM, or in a directory that a
+/// later process opens without rebuilding ([`super::persisted`]).
 pub struct KeywordIndex {
+    index: Index,
     reader: IndexReader,
     text: tantivy::schema::Field,
     scope: tantivy::schema::Field,
-    chunk: tantivy::schema::Field,
-    /// Analyzed terms keyword coverage reads, by chunk position: a listing
-    /// sentence's own text; a policy section's text with its page title and
-    /// heading (which name the section's topic).
-    doc_terms: Vec<HashSet<String>>,
-    /// Terms that only say *which* listing a chunk belongs to (place words),
-    /// by chunk position; see [`KeywordIndex::coverage`].
-    locating: Vec<HashSet<String>>,
-    /// For a listing sentence, the words of its header (the listing title) that
-    /// the sentence itself lacks, by chunk position.
-    title_only: Vec<HashSet<String>>,
-    /// Number of chunks containing each term.
-    doc_freq: HashMap<String, usize>,
+    /// Chunk position by [`chunk_key`] of its id (a hit carries the key).
+    position: std::sync::Arc<HashMap<u64, usize>>,
+    terms: TermTables,
+    /// Tokens of every chunk's index text ([`TermTables::total_tokens`]).
+    total_tokens: u64,
+}
+
+/// BM25's statistics over the documents a search can return: tantivy counts
+/// a deleted document (an edited chunk's old version) until its segment is
+/// merged, so an updated index would score differently from a fresh build.
+/// Documents and tokens come from the term tables; a term's document
+/// frequency skips deleted documents.
+struct AliveStatistics<'a> {
+    searcher: &'a tantivy::Searcher,
+    docs: u64,
+    tokens: u64,
+}
+
+impl tantivy::query::Bm25StatisticsProvider for AliveStatistics<'_> {
+    fn total_num_tokens(&self, field: tantivy::schema::Field) -> tantivy::Result<u64> {
+        // The text field's tokens are counted per chunk; any other field
+        // (the scope: one token a document) has one token per document.
+        let text = self.searcher.schema().get_field("text")?;
+        Ok(if field == text { self.tokens } else { self.docs })
+    }
+
+    fn total_num_docs(&self) -> tantivy::Result<u64> {
+        Ok(self.docs)
+    }
+
+    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        let mut n = 0u64;
+        for segment in self.searcher.segment_readers() {
+            let index = segment.inverted_index(term.field())?;
+            match segment.alive_bitset() {
+                None => n += u64::from(index.doc_freq(term)?),
+                Some(alive) => {
+                    if let Some(mut postings) = index.read_postings(term, IndexRecordOption::Basic)? {
+                        use tantivy::DocSet;
+                        let mut doc = postings.doc();
+                        while doc != tantivy::TERMINATED {
+                            n += u64::from(alive.is_alive(doc));
+                            doc = postings.advance();
+                        }
+                    }
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// The index schema: analysed text, scope (listing id or `policy`) and the
+/// chunk key (indexed to delete an edited chunk, fast to find a hit's chunk).
+fn schema() -> (Schema, [tantivy::schema::Field; 3]) {
+    let mut builder = Schema::builder();
+    let indexing =
+        TextFieldIndexing::default().set_tokenizer(ANALYZER_NAME).set_index_option(IndexRecordOption::WithFreqs);
+    let text = builder.add_text_field("text", TextOptions::default().set_indexing_options(indexing));
+    let scope = builder.add_text_field("scope", STRING);
+    let key = builder.add_u64_field("key", INDEXED | FAST);
+    (builder.build(), [text, scope, key])
+}
+
+/// What the term tables are made from, for each chunk; `locating[i]` is the
+/// place-word text of chunk `i` (see [`KeywordIndex::build`]).
+pub fn chunk_texts<'a>(chunks: &'a [Chunk], locating: &'a [&'a str]) -> Vec<ChunkText<'a>> {
+    chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ChunkText {
+            id: &c.id,
+            text: &c.text,
+            header: c.index_text.strip_suffix(c.text.as_str()).unwrap_or(&c.index_text),
+            listing: c.listing_id.is_some(),
+            locating: locating.get(i).copied().unwrap_or(""),
+        })
+        .collect()
+}
+
+fn document(fields: [tantivy::schema::Field; 3], c: &Chunk) -> TantivyDocument {
+    let [text, scope, key] = fields;
+    let mut doc = TantivyDocument::default();
+    doc.add_text(text, &c.index_text);
+    doc.add_text(scope, c.listing_id.as_deref().unwrap_or(POLICY_SCOPE));
+    doc.add_u64(key, chunk_key(&c.id));
+    doc
 }
 
 impl KeywordIndex {
     /// Indexes every chunk's `index_text` (text with its context header) for
-    /// BM25. `locating[i]` is the text of place words for chunk `i` (its
-    /// listing's id, district and city; every listing's for a policy chunk),
-    /// whose terms locate rather than answer.
+    /// BM25, in RAM. `locating[i]` is the text of place words for chunk `i`
+    /// (its listing's id, district and city; every listing's for a policy
+    /// chunk), whose terms locate rather than answer.
     ///
     /// # Errors
     /// A tantivy error while writing the in-RAM index.
     pub fn build(chunks: &[Chunk], locating: &[String]) -> tantivy::Result<Self> {
-        let mut builder = Schema::builder();
-        let indexing =
-            TextFieldIndexing::default().set_tokenizer(ANALYZER_NAME).set_index_option(IndexRecordOption::WithFreqs);
-        let text = builder.add_text_field("text", TextOptions::default().set_indexing_options(indexing));
-        let scope = builder.add_text_field("scope", STRING);
-        let chunk = builder.add_u64_field("chunk", STORED | FAST);
-        let index = Index::create_in_ram(builder.build());
+        let locating: Vec<&str> = locating.iter().map(String::as_str).collect();
+        Self::build_in(None, chunks, &locating)
+    }
+
+    /// As [`Self::build`], written to `dir` (which must be empty) when given.
+    ///
+    /// # Errors
+    /// A tantivy error while writing the index.
+    pub fn build_in(dir: Option<&std::path::Path>, chunks: &[Chunk], locating: &[&str]) -> tantivy::Result<Self> {
+        let (schema, fields) = schema();
+        let index = match dir {
+            Some(d) => Index::create_in_dir(d, schema)?,
+            None => Index::create_in_ram(schema),
+        };
         index.tokenizers().register(ANALYZER_NAME, FoldingTokenizer);
-        let mut writer = index.writer_with_num_threads(1, 15_000_000)?;
-        let mut doc_terms = Vec::with_capacity(chunks.len());
-        let mut located: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
-        let mut title_only: Vec<HashSet<String>> = Vec::with_capacity(chunks.len());
-        let mut place_sets: HashMap<&str, HashSet<String>> = HashMap::new();
-        let mut header_sets: HashMap<&str, HashSet<String>> = HashMap::new();
-        let mut doc_freq: HashMap<String, usize> = HashMap::new();
-        for (i, c) in chunks.iter().enumerate() {
-            let mut doc = TantivyDocument::default();
-            doc.add_text(text, &c.index_text);
-            doc.add_text(scope, c.listing_id.as_deref().unwrap_or(POLICY_SCOPE));
-            doc.add_u64(chunk, i as u64);
-            writer.add_document(doc)?;
-            // `index_text` is a header line and the text: analyse each header once.
-            let own: HashSet<String> = analyze(&c.text).into_iter().collect();
-            let header = c.index_text.strip_suffix(c.text.as_str()).unwrap_or(&c.index_text);
-            let mut with_header =
-                header_sets.entry(header).or_insert_with(|| analyze(header).into_iter().collect()).clone();
-            with_header.extend(own.iter().cloned());
-            // Many chunks share one place text (a listing's sentences; every
-            // policy section): analyse each distinct text once.
-            let places: HashSet<String> = match locating.get(i) {
-                Some(t) => place_sets.entry(t.as_str()).or_insert_with(|| analyze(t).into_iter().collect()).clone(),
-                None => HashSet::new(),
-            };
-            // A listing's title heads every one of its sentences: its words say
-            // which listing, not what this sentence says ("with balcony" made
-            // "dates from 1912" a full match for "Does it have a balcony?").
-            let terms = if c.listing_id.is_some() {
-                title_only.push(with_header.difference(&own).filter(|t| !places.contains(*t)).cloned().collect());
-                own
-            } else {
-                title_only.push(HashSet::new());
-                with_header
-            };
-            for t in &terms {
-                *doc_freq.entry(t.clone()).or_default() += 1;
-            }
-            doc_terms.push(terms);
-            located.push(places);
+        let mut writer: tantivy::IndexWriter = index.writer_with_num_threads(1, 15_000_000)?;
+        for c in chunks {
+            writer.add_document(document(fields, c))?;
         }
         writer.commit()?;
-        let reader = index.reader()?;
-        let locating = located;
-        Ok(Self { reader, text, scope, chunk, doc_terms, locating, title_only, doc_freq })
+        writer.wait_merging_threads()?;
+        let texts = chunk_texts(chunks, locating);
+        let stamps: Vec<_> = texts.iter().map(ChunkText::stamp).collect();
+        let terms = TermTables::build(&texts, &stamps, None);
+        Self::from_parts(index, fields, chunks, terms)
+    }
+
+    /// Opens an index written by [`Self::build_in`] for exactly these chunks,
+    /// with their term tables.
+    ///
+    /// # Errors
+    /// A tantivy error, or an index whose documents are not these chunks
+    /// (another count, or a key no chunk has): a stale index is never read.
+    pub fn open(dir: &std::path::Path, chunks: &[Chunk], terms: TermTables) -> tantivy::Result<Self> {
+        let index = Index::open_in_dir(dir)?;
+        let fields = Self::fields(&index)?;
+        index.tokenizers().register(ANALYZER_NAME, FoldingTokenizer);
+        Self::from_parts(index, fields, chunks, terms)
+    }
+
+    /// Brings an index written by [`Self::build_in`] for `old`'s chunks up to
+    /// date with `chunks`: deletes the documents of chunks that changed or went,
+    /// adds those that changed or came, and re-analyses only those.
+    ///
+    /// # Errors
+    /// As [`Self::open`].
+    /// `stamps[i]` is the stamp of chunk `i` ([`ChunkText::stamp`]).
+    pub fn update(
+        dir: &std::path::Path,
+        old: &TermTables,
+        chunks: &[Chunk],
+        locating: &[&str],
+        stamps: &[ChunkStamp],
+    ) -> tantivy::Result<Self> {
+        let index = Index::open_in_dir(dir)?;
+        let fields = Self::fields(&index)?;
+        index.tokenizers().register(ANALYZER_NAME, FoldingTokenizer);
+        let texts = chunk_texts(chunks, locating);
+        let new_set: HashSet<_> = stamps.iter().copied().collect();
+        let old_set: HashSet<_> = old.stamps().iter().copied().collect();
+        // The index must be the one the old tables describe, undamaged.
+        let docs = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?.searcher().num_docs();
+        if docs as usize != old.len() {
+            return Err(tantivy::TantivyError::InvalidArgument(format!(
+                "the index holds {docs} documents, its term tables {}",
+                old.len()
+            )));
+        }
+        let damaged = index.validate_checksum()?;
+        if !damaged.is_empty() {
+            return Err(tantivy::TantivyError::InvalidArgument(format!("{} damaged index files", damaged.len())));
+        }
+        let mut writer: tantivy::IndexWriter = index.writer_with_num_threads(1, 15_000_000)?;
+        let mut changed = 0usize;
+        for s in old.stamps().iter().filter(|s| !new_set.contains(s)) {
+            writer.delete_term(Term::from_field_u64(fields[2], s.key));
+            changed += 1;
+        }
+        for (c, s) in chunks.iter().zip(stamps).filter(|(_, s)| !old_set.contains(s)) {
+            // An id kept with new content: its old document was deleted above.
+            writer.delete_term(Term::from_field_u64(fields[2], s.key));
+            writer.add_document(document(fields, c))?;
+            changed += 1;
+        }
+        if changed > 0 {
+            writer.commit()?;
+        }
+        writer.wait_merging_threads()?;
+        tracing::debug!(changed, "keyword index updated");
+        let t = std::time::Instant::now();
+        let terms = TermTables::build(&texts, stamps, Some(old));
+        tracing::debug!(ms = t.elapsed().as_millis(), "term tables updated");
+        Self::from_parts(index, fields, chunks, terms)
+    }
+
+    fn fields(index: &Index) -> tantivy::Result<[tantivy::schema::Field; 3]> {
+        let schema = index.schema();
+        let (expected, _) = self::schema();
+        if schema != expected {
+            return Err(tantivy::TantivyError::SchemaError("the index was written with another schema".into()));
+        }
+        Ok([schema.get_field("text")?, schema.get_field("scope")?, schema.get_field("key")?])
+    }
+
+    fn from_parts(
+        index: Index,
+        fields: [tantivy::schema::Field; 3],
+        chunks: &[Chunk],
+        terms: TermTables,
+    ) -> tantivy::Result<Self> {
+        let [text, scope, _key] = fields;
+        // A fixed snapshot: another process updating a persisted index must
+        // not change what this one's term tables and positions describe.
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let mut position = HashMap::with_capacity(chunks.len());
+        for (i, c) in chunks.iter().enumerate() {
+            if position.insert(chunk_key(&c.id), i).is_some() {
+                return Err(tantivy::TantivyError::InvalidArgument(format!("two chunks share the key of {}", c.id)));
+            }
+        }
+        let docs = reader.searcher().num_docs() as usize;
+        if docs != chunks.len() || terms.len() != chunks.len() {
+            return Err(tantivy::TantivyError::InvalidArgument(format!(
+                "the index holds {docs} documents and {} term entries for {} chunks",
+                terms.len(),
+                chunks.len()
+            )));
+        }
+        let total_tokens = terms.total_tokens();
+        Ok(Self { index, reader, text, scope, position: std::sync::Arc::new(position), terms, total_tokens })
+    }
+
+    /// The term tables (written beside a persisted index).
+    pub fn terms(&self) -> &TermTables {
+        &self.terms
+    }
+
+    /// Checks every file of the index against its checksum (tantivy's own),
+    /// so a damaged file is found before it is read.
+    ///
+    /// # Errors
+    /// A damaged or missing file, named.
+    pub fn validate(&self) -> tantivy::Result<()> {
+        let damaged = self.index.validate_checksum()?;
+        if damaged.is_empty() {
+            Ok(())
+        } else {
+            let names: Vec<String> = damaged.iter().map(|p| p.display().to_string()).collect();
+            Err(tantivy::TantivyError::InvalidArgument(format!("damaged index files: {}", names.join(", "))))
+        }
     }
 
     /// Number of indexed chunks.
     pub fn len(&self) -> usize {
-        self.doc_terms.len()
+        self.terms.len()
     }
 
     /// True when nothing is indexed.
     pub fn is_empty(&self) -> bool {
-        self.doc_terms.is_empty()
+        self.terms.is_empty()
     }
 
     /// BM25 top `limit` chunks for the terms, restricted to a listing's chunks
@@ -204,12 +379,23 @@ impl KeywordIndex {
             clauses.push((Occur::Must, Box::new(BooleanQuery::new(allowed))));
         }
         let searcher = self.reader.searcher();
-        let hits = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(limit).order_by_score())?;
+        // Ties go to the earlier chunk, whatever segment holds it, so an
+        // updated index ranks exactly as a fresh one.
+        let position = self.position.clone();
+        let collector = TopDocs::with_limit(limit).tweak_score(move |segment: &tantivy::SegmentReader| {
+            let keys = segment.fast_fields().u64("key").ok();
+            let position = position.clone();
+            move |doc: tantivy::DocId, score: tantivy::Score| {
+                let at = keys.as_ref().and_then(|k| k.first(doc)).and_then(|k| position.get(&k).copied());
+                (score, std::cmp::Reverse(at.unwrap_or(usize::MAX)))
+            }
+        });
+        let stats = AliveStatistics { searcher: &searcher, docs: self.terms.len() as u64, tokens: self.total_tokens };
+        let hits = searcher.search_with_statistics_provider(&BooleanQuery::new(clauses), &collector, &stats)?;
         let mut out = Vec::with_capacity(hits.len());
-        for (score, address) in hits {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            if let Some(pos) = doc.get_first(self.chunk).and_then(|v| v.as_u64()) {
-                out.push((pos as usize, score));
+        for ((score, std::cmp::Reverse(pos)), _) in hits {
+            if pos < self.terms.len() {
+                out.push((pos, score));
             }
         }
         Ok(out)
@@ -219,8 +405,8 @@ impl KeywordIndex {
     /// BM25 (Lucene) form, which stays positive even for a term in every chunk
     /// (the classic Robertson–Spärck Jones form is 0 at n = N/2 and negative above).
     pub fn idf(&self, term: &str) -> f64 {
-        let n = self.doc_freq.get(term).copied().unwrap_or(0) as f64;
-        let total = self.doc_terms.len() as f64;
+        let n = self.terms.doc_freq(term) as f64;
+        let total = self.terms.len() as f64;
         (1.0 + (total - n + 0.5) / (n + 0.5)).ln()
     }
 
@@ -249,16 +435,17 @@ impl KeywordIndex {
         // Verbs that say how, not what ("pay", "have", "get"): half weight, so
         // a sentence sharing only "pay" does not cover "Raten zahlen" (#17).
         let light = |c: &QueryConcept| if LIGHT_TERMS.contains(&c.term.as_str()) { 0.5 } else { 1.0 };
-        let Some(own) = self.doc_terms.get(chunk) else { return 0.0 };
-        let title = self.title_only.get(chunk).filter(|_| !scoped);
-        let present = |t: &str| own.contains(t) || title.is_some_and(|x| x.contains(t));
-        let locating = &self.locating[chunk];
+        if chunk >= self.terms.len() {
+            return 0.0;
+        }
+        let t = &self.terms;
+        let present = |w: &str| t.id(w).is_some_and(|id| t.own_has(chunk, id) || (!scoped && t.title_has(chunk, id)));
+        let in_corpus_term = |w: &str| t.doc_freq(w) > 0;
         let (mut hit, mut all) = (0.0, 0.0);
         // A phrase is as specific as its rarest term.
         let phrase_idf = |p: &[AnalyzedTerm]| p.iter().map(|f| self.idf(f.as_str())).fold(0.0, f64::max);
-        for c in concepts.iter().filter(|c| !locating.contains(c.term.as_str())) {
-            let in_corpus =
-                || c.alternatives.iter().filter(|p| p.iter().all(|f| self.doc_freq.contains_key(f.as_str())));
+        for c in concepts.iter().filter(|c| !t.id(c.term.as_str()).is_some_and(|id| t.locates(chunk, id))) {
+            let in_corpus = || c.alternatives.iter().filter(|p| p.iter().all(|f| in_corpus_term(f.as_str())));
             if c.alternatives.iter().any(|p| p.iter().all(|f| present(f.as_str()))) {
                 // A present concept weighs what its most common way of being present weighs.
                 let w = in_corpus().map(|p| phrase_idf(p)).min_by(f64::total_cmp).unwrap_or(0.0) * light(c);
@@ -270,7 +457,7 @@ impl KeywordIndex {
                 // then it weighs its most specific translation, so "Raten"
                 // (instalments) counts fully against a sentence that only
                 // shares "pay" (#17).
-                all += if self.doc_freq.contains_key(c.term.as_str()) {
+                all += if in_corpus_term(c.term.as_str()) {
                     in_corpus().map(|p| phrase_idf(p)).min_by(f64::total_cmp).unwrap_or(0.0)
                 } else {
                     in_corpus()
@@ -284,6 +471,36 @@ impl KeywordIndex {
             hit / all
         } else {
             0.0
+        }
+    }
+}
+
+#[cfg(test)]
+mod statistics_tests {
+    use super::*;
+    use tantivy::query::Bm25StatisticsProvider;
+
+    /// On an index without deletions, BM25's statistics from the term tables
+    /// are tantivy's own, so scores are what they were before (#32).
+    #[test]
+    fn alive_statistics_equal_tantivys_on_a_fresh_index() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let cat = crate::catalogue::Catalogue::load(&root.join("data")).unwrap();
+        let places: Vec<String> = cat.chunks.iter().map(|c| c.listing_id.clone().unwrap_or_default()).collect();
+        let index = KeywordIndex::build(&cat.chunks, &places).unwrap();
+        let searcher = index.reader.searcher();
+        let ours = AliveStatistics { searcher: &searcher, docs: index.terms.len() as u64, tokens: index.total_tokens };
+        assert_eq!(ours.total_num_docs().unwrap(), searcher.total_num_docs().unwrap());
+        for field in [index.text, index.scope] {
+            assert_eq!(ours.total_num_tokens(field).unwrap(), searcher.total_num_tokens(field).unwrap(), "{field:?}");
+        }
+        for word in ["heating", "deposit", "kaution", "balcony", "policy", "nosuchword"] {
+            let term = Term::from_field_text(index.text, &analyze(word).first().cloned().unwrap_or_default());
+            assert_eq!(
+                ours.doc_freq(&term).unwrap(),
+                Bm25StatisticsProvider::doc_freq(&searcher, &term).unwrap(),
+                "{word}"
+            );
         }
     }
 }

@@ -10,6 +10,10 @@ use super::thresholds::{self, ThresholdsFile};
 use super::{cross_encoder, e5, embed, KeepRule, RetrievalError, RetrievalSettings, Retriever};
 use crate::catalogue::Catalogue;
 
+/// Where the retrieval cache lives by default, relative to the working
+/// directory: `passages.sqlite` and `index/`.
+pub const RETRIEVAL_CACHE_DIR: &str = ".cache/retrieval";
+
 /// Which embedder to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EmbedderChoice {
@@ -45,7 +49,8 @@ pub struct RetrievalConfig {
     pub reranker: Option<PathBuf>,
     /// Thresholds file.
     pub thresholds: PathBuf,
-    /// Embedding cache directory, or `None`.
+    /// Retrieval cache directory (passage embeddings and the persisted
+    /// index, see [`RetrievalSettings::cache_dir`]), or `None`.
     pub cache_dir: Option<PathBuf>,
 }
 
@@ -56,7 +61,7 @@ impl Default for RetrievalConfig {
             models_dir: PathBuf::from("models"),
             reranker: None,
             thresholds: PathBuf::from(thresholds::DEFAULT_THRESHOLDS_FILE),
-            cache_dir: Some(PathBuf::from(".cache/embeddings")),
+            cache_dir: Some(PathBuf::from(RETRIEVAL_CACHE_DIR)),
         }
     }
 }

@@ -17,18 +17,20 @@
 pub mod analyzer;
 pub mod batch;
 pub mod bm25;
-pub mod cache;
 mod config;
 pub mod cross_encoder;
 pub mod e5;
 pub mod embed;
 pub mod glossary;
+pub mod passage_cache;
+pub mod persisted;
 pub mod rerank;
 pub mod store;
+pub mod term_tables;
 pub mod thresholds;
 pub mod topic;
 
-pub use config::{EmbedderChoice, Models, RetrievalConfig};
+pub use config::{EmbedderChoice, Models, RetrievalConfig, RETRIEVAL_CACHE_DIR};
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -51,6 +53,11 @@ use topic::PlaceTerms;
 /// the nouns titles and inquiries use for them, in English and German.
 const PROPERTY_WORDS: &str = "apartment flat house home condominium unit shop office property studio \
     wohnung haus eigentumswohnung objekt immobilie laden buro einfamilienhaus";
+
+/// With the hashing embedder, catalogues of fewer chunks are indexed in
+/// memory (about 0.1 s per 1,000 chunks) rather than persisted: at this size
+/// (about 500 listings) opening a persisted index starts to pay.
+pub const PERSIST_MIN_CHUNKS: usize = 5_000;
 
 /// Size of each candidate list (BM25 and vector).
 pub const CANDIDATES_PER_LIST: usize = 20;
@@ -99,7 +106,9 @@ pub struct RetrievalSettings {
     pub reranker: Option<Arc<dyn Reranker>>,
     /// The keep rule; see [`KeepRule::from_file`].
     pub keep: KeepRule,
-    /// Directory for the embedding cache; `None` disables it.
+    /// The retrieval cache directory (`.cache/retrieval`), or `None` to
+    /// index in memory: `passages.sqlite` (passage embeddings by text,
+    /// [`passage_cache`]) and `index/` (the persisted index, [`persisted`]).
     pub cache_dir: Option<PathBuf>,
 }
 
@@ -155,12 +164,13 @@ pub struct Retriever {
     chunks: Vec<Chunk>,
     keyword: KeywordIndex,
     embedder: Arc<dyn Embedder>,
-    vectors: FlatStore,
+    vectors: store::Vectors,
     reranker: Option<Arc<dyn Reranker>>,
     keep: KeepRule,
     by_listing: HashMap<String, Vec<usize>>,
     policy: Vec<usize>,
     places: PlaceTerms,
+    opened: Option<persisted::Opened>,
 }
 
 impl Retriever {
@@ -175,47 +185,51 @@ impl Retriever {
         let place_text = |l: &crate::catalogue::Listing| {
             format!("{} {} {} {} {PROPERTY_WORDS}", l.id, l.district, l.city, fold::exonyms(&l.city).join(" "))
         };
-        let every_place: String = catalogue.listings.iter().map(place_text).collect::<Vec<_>>().join(" ");
-        // One lookup table: a linear search per chunk was quadratic (10,000
-        // listings: 13 s of string compares before any tool call).
-        let by_id: HashMap<&str, &crate::catalogue::Listing> =
-            catalogue.listings.iter().map(|l| (l.id.as_str(), l)).collect();
-        let locating: Vec<String> = chunks
+        let places: HashMap<&str, String> = catalogue.listings.iter().map(|l| (l.id.as_str(), place_text(l))).collect();
+        let every_place: String =
+            catalogue.listings.iter().map(|l| places[l.id.as_str()].as_str()).collect::<Vec<_>>().join(" ");
+        let locating: Vec<&str> = chunks
             .iter()
-            .map(|c| match c.listing_id.as_deref().and_then(|id| by_id.get(id).copied()) {
-                Some(l) => place_text(l),
-                None => every_place.clone(),
-            })
+            .map(|c| c.listing_id.as_deref().and_then(|id| places.get(id)).map_or(every_place.as_str(), String::as_str))
             .collect();
-        // The keyword index and the passage embeddings are independent: build
-        // them on two threads (10,000 listings: about 3 s and 2 s).
-        let (keyword, vectors) = std::thread::scope(|scope| {
-            let embedding = scope.spawn(|| {
-                let t = std::time::Instant::now();
-                let v = embed_passages(settings.embedder.as_ref(), &chunks, settings.cache_dir.as_deref());
-                (v, t.elapsed().as_millis())
-            });
-            let t = std::time::Instant::now();
-            let keyword = KeywordIndex::build(&chunks, &locating);
-            let keyword_ms = t.elapsed().as_millis();
-            let (vectors, embedding_ms) = embedding.join().unwrap_or_else(|_| {
-                let e = embed::EmbedError {
-                    model: settings.embedder.model_id().into(),
-                    message: "the passage-embedding thread panicked".into(),
-                };
-                (Err(RetrievalError::Embed(e)), 0)
-            });
-            // Where index time goes (`RUST_LOG=inquiry=debug`).
-            tracing::debug!(
-                chunks = chunks.len(),
-                keyword_ms,
-                embedding_ms,
-                total_ms = started.elapsed().as_millis(),
-                "retrieval index built"
-            );
-            (keyword, vectors)
+        let embedder = settings.embedder.as_ref();
+        let passages = settings.cache_dir.as_deref().filter(|_| embedder.cacheable()).and_then(|dir| {
+            passage_cache::PassageCache::open(dir)
+                .map_err(|e| tracing::warn!(error = %format!("{e:#}"), "passage-embedding cache unusable; embedding without it"))
+                .ok()
         });
-        let (keyword, vectors) = (keyword?, vectors?);
+        let mut opened = None;
+        // Persist when reading the index back is cheaper than building it:
+        // a model embedder, or a catalogue of thousands of listings.
+        let persist = embedder.cacheable() || chunks.len() >= PERSIST_MIN_CHUNKS;
+        let (keyword, vectors) = match settings.cache_dir.as_deref().filter(|_| persist) {
+            Some(dir) => {
+                let embed = |cs: &[&Chunk]| embed_passages(embedder, cs, passages.as_ref());
+                let loaded = persisted::open_or_build(&dir.join("index"), &chunks, &locating, embedder, &embed)?;
+                opened = Some(loaded.opened);
+                (loaded.keyword, loaded.vectors)
+            }
+            None => {
+                // The keyword index and the passage embeddings are independent:
+                // build them on two threads (10,000 listings: about 3 s and 2 s).
+                std::thread::scope(|scope| {
+                    let embedding = scope.spawn(|| {
+                        let all: Vec<&Chunk> = chunks.iter().collect();
+                        embed_passages(embedder, &all, None).map(|v| FlatStore::new(embedder.dims(), &v))
+                    });
+                    let keyword = KeywordIndex::build_in(None, &chunks, &locating);
+                    let vectors = embedding.join().unwrap_or_else(|_| {
+                        Err(RetrievalError::Embed(embed::EmbedError {
+                            model: embedder.model_id().into(),
+                            message: "the passage-embedding thread panicked".into(),
+                        }))
+                    });
+                    Ok::<_, RetrievalError>((keyword?, store::Vectors::Flat(vectors?)))
+                })?
+            }
+        };
+        // Where start-up time goes (`RUST_LOG=inquiry=debug`).
+        tracing::debug!(chunks = chunks.len(), total_ms = started.elapsed().as_millis(), "retrieval index ready");
         let mut by_listing: HashMap<String, Vec<usize>> = HashMap::new();
         let mut policy = Vec::new();
         for (i, c) in chunks.iter().enumerate() {
@@ -234,7 +248,14 @@ impl Retriever {
             by_listing,
             policy,
             places: PlaceTerms::from_listings(&catalogue.listings),
+            opened,
         })
+    }
+
+    /// How the persisted index was obtained (opened as is, updated, built);
+    /// `None` when indexing in memory (no cache directory).
+    pub fn persisted(&self) -> Option<persisted::Opened> {
+        self.opened
     }
 
     /// The indexed chunks, by position.
@@ -475,35 +496,35 @@ impl KnowledgeSearch for Retriever {
     }
 }
 
+/// Embeds passages, reading and writing the content-addressed cache when
+/// one is open (only the passages it lacks reach the embedder).
 fn embed_passages(
     embedder: &dyn Embedder,
-    chunks: &[Chunk],
-    cache_dir: Option<&std::path::Path>,
-) -> Result<FlatStore, RetrievalError> {
-    let dims = embedder.dims();
-    let path = cache_dir
-        .filter(|_| embedder.cacheable())
-        .map(|dir| cache::cache_path(dir, embedder.model_id(), &cache::corpus_hash(&embedder.fingerprint(), chunks)));
-    if let Some(path) = &path {
-        if let Some(data) = cache::load(path, dims, chunks.len()) {
-            if let Some(store) = FlatStore::from_data(dims, data) {
-                tracing::debug!(path = %path.display(), "embedding cache hit");
-                return Ok(store);
-            }
-        }
-        if path.exists() {
-            tracing::warn!(path = %path.display(), "embedding cache unreadable; rebuilding it");
-        }
-    }
+    chunks: &[&Chunk],
+    cache: Option<&passage_cache::PassageCache>,
+) -> Result<Vec<Vec<f32>>, RetrievalError> {
     let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
-    let vectors = embedder.embed_passages(&texts)?;
-    let store = FlatStore::new(dims, &vectors);
-    if let Some(path) = &path {
-        if let Err(e) = cache::store(path, dims, store.data()) {
-            tracing::warn!(path = %path.display(), error = %e, "could not write the embedding cache");
+    let Some(cache) = cache else { return Ok(embedder.embed_passages(&texts)?) };
+    let model = embedder.fingerprint();
+    let keys: Vec<[u8; 32]> = texts.iter().map(|t| passage_cache::text_key(t)).collect();
+    let mut found = cache.get_many(&model, embedder.dims(), &keys).unwrap_or_else(|e| {
+        tracing::warn!(path = %cache.path().display(), error = %e, "passage-embedding cache unreadable; embedding every passage");
+        vec![None; keys.len()]
+    });
+    let missing: Vec<usize> = (0..texts.len()).filter(|&i| found[i].is_none()).collect();
+    tracing::debug!(passages = texts.len(), missing = missing.len(), "passage-embedding cache");
+    if !missing.is_empty() {
+        let wanted: Vec<&str> = missing.iter().map(|&i| texts[i]).collect();
+        let fresh = embedder.embed_passages(&wanted)?;
+        let rows: Vec<([u8; 32], &[f32])> = missing.iter().zip(&fresh).map(|(&i, v)| (keys[i], v.as_slice())).collect();
+        if let Err(e) = cache.put_many(&model, &rows) {
+            tracing::warn!(path = %cache.path().display(), error = %e, "could not write the passage-embedding cache");
+        }
+        for (i, v) in missing.into_iter().zip(fresh) {
+            found[i] = Some(v);
         }
     }
-    Ok(store)
+    Ok(found.into_iter().map(Option::unwrap_or_default).collect())
 }
 
 /// The `k` best (chunk, cosine) pairs, best first, ties by chunk position: a

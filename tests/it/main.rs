@@ -23,6 +23,7 @@ mod hardening_r3;
 mod mcp;
 mod models;
 mod numbers_fuzz;
+mod persisted_index;
 mod providers;
 mod replay;
 mod retrieval;

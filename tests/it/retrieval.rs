@@ -1,15 +1,12 @@
 //! Hybrid retrieval (SPEC §5) on the bundled catalogue and golden set, and
 //! regression tests for known search bugs.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-
 use inquiry::catalogue::{Catalogue, Listing};
 use inquiry::golden::GoldenSet;
 use inquiry::retrieval::bm25::{query_concepts, KeywordIndex};
-use inquiry::retrieval::embed::{EmbedError, Embedder, HashingEmbedder};
+
 use inquiry::retrieval::thresholds::ThresholdsFile;
-use inquiry::retrieval::{KeepRule, RetrievalSettings, Retriever};
+use inquiry::retrieval::KeepRule;
 
 use crate::support::{catalogue, offline_retriever, root};
 
@@ -284,69 +281,6 @@ fn missing_thresholds_entry_tells_the_user_to_calibrate() {
     assert!(bad.contains("model `m`, field `keywordCoverage`: found 1.5"), "{bad}");
     let unknown = ThresholdsFile::parse("t.json".as_ref(), r#"{"m": {"coverage": 0.5}}"#).unwrap_err().to_string();
     assert!(unknown.contains("unknown field `coverage`"), "{unknown}");
-}
-
-/// Hashing embedder that counts passage embeddings and allows caching.
-struct CountingEmbedder {
-    inner: HashingEmbedder,
-    passages: AtomicUsize,
-}
-
-impl Embedder for CountingEmbedder {
-    fn model_id(&self) -> &str {
-        "counting-hashing"
-    }
-    fn dims(&self) -> usize {
-        self.inner.dims()
-    }
-    fn embed_queries(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        self.inner.embed_queries(texts)
-    }
-    fn embed_passages(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        self.passages.fetch_add(texts.len(), Ordering::SeqCst);
-        self.inner.embed_passages(texts)
-    }
-}
-
-#[test]
-fn embedding_cache_is_reused_rebuilt_on_change_and_survives_corruption() {
-    let dir = tempfile::tempdir().unwrap();
-    let embedder = Arc::new(CountingEmbedder { inner: HashingEmbedder::default(), passages: AtomicUsize::new(0) });
-    let build = |cat: &Catalogue| {
-        Retriever::build(
-            cat,
-            RetrievalSettings {
-                embedder: embedder.clone(),
-                reranker: None,
-                keep: KeepRule::Fused { vector_z: 5.0, keyword_coverage: 0.3 },
-                cache_dir: Some(dir.path().to_path_buf()),
-            },
-        )
-        .unwrap()
-    };
-    let cat = catalogue();
-    let n = cat.chunks.len();
-    let first = build(&cat);
-    assert_eq!(embedder.passages.load(Ordering::SeqCst), n, "first build embeds every chunk");
-    let second = build(&cat);
-    assert_eq!(embedder.passages.load(Ordering::SeqCst), n, "second build reads the cache");
-    let q = "Is heating included?";
-    assert_eq!(first.retrieve(q, None, 5).unwrap(), second.retrieve(q, None, 5).unwrap());
-
-    let mut changed = (*cat).clone();
-    changed.chunks[0].text.push_str(" Changed.");
-    build(&changed);
-    assert_eq!(embedder.passages.load(Ordering::SeqCst), 2 * n, "a text change rebuilds");
-
-    for entry in std::fs::read_dir(dir.path()).unwrap() {
-        std::fs::write(entry.unwrap().path(), b"INQEMB1\ngarbage").unwrap();
-    }
-    let rebuilt = build(&cat);
-    assert_eq!(embedder.passages.load(Ordering::SeqCst), 3 * n, "a corrupt file is rebuilt, not fatal");
-    assert_eq!(rebuilt.retrieve(q, None, 5).unwrap(), second.retrieve(q, None, 5).unwrap());
-    let fourth = build(&cat);
-    drop(fourth);
-    assert_eq!(embedder.passages.load(Ordering::SeqCst), 3 * n, "the rebuilt file is valid again");
 }
 
 #[test]
