@@ -15,7 +15,7 @@ use candle_core::{Device, Tensor};
 use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
 
-use super::int8::{QuantLinear, QuantRows};
+use super::int8::{avx512_available, QuantLinear, QuantRows};
 use crate::retrieval::batch::candle_message;
 use crate::retrieval::embed::normalise;
 
@@ -220,8 +220,7 @@ impl Encoder {
     /// (`tokens × 3h`, q | k | v); returns the context, `tokens × h`.
     fn attention(&self, qkv: &[f32], starts: &[usize]) -> Vec<f32> {
         let h = self.hidden;
-        let d = h / self.heads;
-        let scale = 1.0 / (d as f32).sqrt();
+        let scale = 1.0 / ((h / self.heads) as f32).sqrt();
         let total = starts.last().copied().unwrap_or(0);
         let mut ctx = vec![0f32; total * h];
         // Split the context into each sequence's rows.
@@ -232,37 +231,79 @@ impl Encoder {
             parts.push((w[0], mine));
             rest = tail;
         }
+        let heads = self.heads;
         parts.into_par_iter().for_each(|(start, out)| {
-            let len = out.len() / h;
-            let mut scores = vec![0f32; len];
-            for head in 0..self.heads {
-                let off = head * d;
-                for i in 0..len {
-                    let q = &qkv[(start + i) * 3 * h + off..][..d];
-                    let mut max = f32::NEG_INFINITY;
-                    for (j, s) in scores.iter_mut().enumerate() {
-                        let k = &qkv[(start + j) * 3 * h + h + off..][..d];
-                        *s = dot(q, k) * scale;
-                        max = max.max(*s);
-                    }
-                    let mut sum = 0f32;
-                    for s in scores.iter_mut() {
-                        *s = (*s - max).exp();
-                        sum += *s;
-                    }
-                    let o = &mut out[i * h + off..][..d];
-                    for (j, s) in scores.iter().enumerate() {
-                        let v = &qkv[(start + j) * 3 * h + 2 * h + off..][..d];
-                        let p = s / sum;
-                        for (a, b) in o.iter_mut().zip(v) {
-                            *a += p * b;
-                        }
-                    }
-                }
+            #[cfg(target_arch = "x86_64")]
+            if avx512_available() {
+                // SAFETY: the feature was detected.
+                unsafe { attend_avx512(qkv, start, out, h, heads, scale) };
+                return;
             }
+            attend(qkv, start, out, h, heads, scale);
         });
         ctx
     }
+}
+
+/// One sequence's attention: `out` holds its `len × h` context rows,
+/// `qkv` the whole batch's `tokens × 3h` projections from row `start` on.
+#[inline(always)]
+fn attend(qkv: &[f32], start: usize, out: &mut [f32], h: usize, heads: usize, scale: f32) {
+    let d = h / heads;
+    let len = out.len() / h;
+    let mut scores = vec![0f32; len];
+    for head in 0..heads {
+        let off = head * d;
+        for i in 0..len {
+            let q = &qkv[(start + i) * 3 * h + off..][..d];
+            let mut max = f32::NEG_INFINITY;
+            for (j, s) in scores.iter_mut().enumerate() {
+                let k = &qkv[(start + j) * 3 * h + h + off..][..d];
+                *s = dot(q, k) * scale;
+                max = max.max(*s);
+            }
+            let mut sum = 0f32;
+            for s in scores.iter_mut() {
+                *s = exp(*s - max);
+                sum += *s;
+            }
+            let o = &mut out[i * h + off..][..d];
+            for (j, s) in scores.iter().enumerate() {
+                let v = &qkv[(start + j) * 3 * h + 2 * h + off..][..d];
+                let p = s / sum;
+                for (a, b) in o.iter_mut().zip(v) {
+                    *a += p * b;
+                }
+            }
+        }
+    }
+}
+
+/// [`attend`] compiled for AVX-512 (same operations, so the same bits).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn attend_avx512(qkv: &[f32], start: usize, out: &mut [f32], h: usize, heads: usize, scale: f32) {
+    attend(qkv, start, out, h, heads, scale);
+}
+
+/// `e^x` for f32 (Cephes `expf`: range reduction by ln 2 in two parts, a
+/// degree-5 polynomial; about 1 ulp), in plain arithmetic so loops over it
+/// vectorise. Inputs below −87 give `e^−87` rather than 0.
+#[inline(always)]
+pub(crate) fn exp(x: f32) -> f32 {
+    let x = x.clamp(-87.0, 88.0);
+    // Round to nearest: floor(x·log2 e + 0.5), with floor done by truncation
+    // of a value shifted to be positive (x·log2 e ≥ −125.6).
+    let n = ((x * std::f32::consts::LOG2_E + 0.5 + 128.0) as i32 - 128) as f32;
+    let r = x - n * 0.693_359_4 - n * -2.121_944_4e-4;
+    let mut p = 1.987_569_1e-4f32;
+    p = p * r + 1.398_199_9e-3;
+    p = p * r + 8.333_452e-3;
+    p = p * r + 4.166_579_6e-2;
+    p = p * r + 1.666_666_5e-1;
+    p = p * r + 5.000_000_1e-1;
+    let y = p * r * r + r + 1.0;
+    y * f32::from_bits(((n as i32 + 127) << 23) as u32)
 }
 
 /// Dot product with eight independent partial sums (vectorises).
@@ -281,28 +322,45 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// `x ← LayerNorm(x + add)` row by row (width `h`).
 fn layer_norm(x: &mut [f32], add: Option<&[f32]>, norm: &Norm, h: usize, eps: f32) {
     x.par_chunks_mut(h * ROWS_PER_TASK).enumerate().for_each(|(task, rows)| {
-        for (i, row) in rows.chunks_exact_mut(h).enumerate() {
-            if let Some(add) = add {
-                let r = task * ROWS_PER_TASK + i;
-                for (a, b) in row.iter_mut().zip(&add[r * h..][..h]) {
-                    *a += b;
-                }
-            }
-            let mean = row.iter().sum::<f32>() / h as f32;
-            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / h as f32;
-            let inv = 1.0 / (var + eps).sqrt();
-            for ((v, g), b) in row.iter_mut().zip(&norm.gamma).zip(&norm.beta) {
-                *v = (*v - mean) * inv * g + b;
+        let add = add.map(|a| &a[task * ROWS_PER_TASK * h..][..rows.len()]);
+        #[cfg(target_arch = "x86_64")]
+        if avx512_available() {
+            // SAFETY: the feature was detected.
+            unsafe { norm_rows_avx512(rows, add, norm, h, eps) };
+            return;
+        }
+        norm_rows(rows, add, norm, h, eps);
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn norm_rows_avx512(rows: &mut [f32], add: Option<&[f32]>, norm: &Norm, h: usize, eps: f32) {
+    norm_rows(rows, add, norm, h, eps);
+}
+
+#[inline(always)]
+fn norm_rows(rows: &mut [f32], add: Option<&[f32]>, norm: &Norm, h: usize, eps: f32) {
+    for (i, row) in rows.chunks_exact_mut(h).enumerate() {
+        if let Some(add) = add {
+            for (a, b) in row.iter_mut().zip(&add[i * h..][..h]) {
+                *a += b;
             }
         }
-    });
+        let mean = row.iter().sum::<f32>() / h as f32;
+        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / h as f32;
+        let inv = 1.0 / (var + eps).sqrt();
+        for ((v, g), b) in row.iter_mut().zip(&norm.gamma).zip(&norm.beta) {
+            *v = (*v - mean) * inv * g + b;
+        }
+    }
 }
 
 /// Exact (erf) GELU in place: `x · (1 + erf(x/√2)) / 2`.
 fn gelu(x: &mut [f32]) {
     x.par_chunks_mut(4096).for_each(|c| {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f") {
+        if avx512_available() {
             // SAFETY: the feature was detected just above.
             unsafe { gelu_avx512(c) };
             return;
@@ -359,6 +417,16 @@ mod tests {
         for ((x, g), w) in xs.iter().zip(&got).zip(&want) {
             assert!((g - w).abs() <= 2e-6 * (1.0 + w.abs()), "gelu({x}) = {g}, candle {w}");
         }
+    }
+
+    #[test]
+    fn exp_is_within_two_ulp_of_std() {
+        for i in -87_000..=10_000 {
+            let x = i as f32 / 1000.0;
+            let (got, want) = (exp(x), x.exp());
+            assert!((got - want).abs() <= 2.5e-7 * want, "exp({x}) = {got}, std {want}");
+        }
+        assert!(exp(-1000.0) > 0.0 && exp(-1000.0) < 1e-37, "clamped, finite");
     }
 
     #[test]

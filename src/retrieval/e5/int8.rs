@@ -209,15 +209,47 @@ impl QuantRows {
 }
 
 fn quantise_row(x: &[f32], out: &mut [u8], scale: &mut f32, zero: &mut i32) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512_available() {
+        // SAFETY: the feature was detected.
+        unsafe { quantise_row_avx512(x, out, scale, zero) };
+        return;
+    }
+    quantise_row_impl(x, out, scale, zero);
+}
+
+/// [`quantise_row_impl`] compiled for AVX-512 (same operations, so the same bits).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn quantise_row_avx512(x: &[f32], out: &mut [u8], scale: &mut f32, zero: &mut i32) {
+    quantise_row_impl(x, out, scale, zero);
+}
+
+#[inline(always)]
+fn quantise_row_impl(x: &[f32], out: &mut [u8], scale: &mut f32, zero: &mut i32) {
     let (lo, hi) = x.iter().fold((0f32, 0f32), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
     let s = if hi > lo { (hi - lo) / 255.0 } else { 1.0 };
-    let z = (-lo / s).round().clamp(0.0, 255.0);
+    // Rounding of a non-negative value: + 0.5, then truncation (a
+    // conversion, where `round` would be a libm call without SSE4.1).
+    let z = ((-lo / s).clamp(0.0, 255.0) + 0.5) as i32 as f32;
     let inv = 1.0 / s;
     for (q, v) in out.iter_mut().zip(x) {
-        *q = (v * inv + z).round().clamp(0.0, 255.0) as u8;
+        *q = ((v * inv + z).clamp(0.0, 255.0) + 0.5) as u8;
     }
     *scale = s;
     *zero = z as i32;
+}
+
+/// Whether this CPU has AVX-512 F and BW (the element-wise passes use them).
+pub fn avx512_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::OnceLock;
+        static HAS: OnceLock<bool> = OnceLock::new();
+        *HAS.get_or_init(|| is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw"))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// Whether this CPU runs the VNNI kernel (AVX-512 F, BW and VNNI).
