@@ -178,7 +178,7 @@ impl QuantRows {
     /// When `x.len()` is not a multiple of `k`.
     pub fn new(x: &[f32], k: usize) -> Self {
         assert_eq!(x.len() % k.max(1), 0, "whole rows");
-        let m = if k == 0 { 0 } else { x.len() / k };
+        let m = x.len().checked_div(k).unwrap_or(0);
         let kp = round_up(k, 4);
         let mut data = vec![0u8; m * kp];
         let mut scale = vec![1f32; m];
