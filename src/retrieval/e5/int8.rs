@@ -253,6 +253,8 @@ pub fn avx512_available() -> bool {
 }
 
 /// Whether this CPU runs the VNNI kernel (AVX-512 F, BW and VNNI).
+/// `INQUIRY_E5_NO_VNNI` (any value) forces the portable path, to check it
+/// end to end (it gives the same vectors, about 10× slower).
 pub fn vnni_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

