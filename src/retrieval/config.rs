@@ -88,9 +88,30 @@ impl RetrievalConfig {
     /// # Errors
     /// Model loading, a missing or invalid thresholds file or entry, indexing.
     pub fn build(&self, catalogue: &Catalogue) -> Result<Retriever, RetrievalError> {
-        let (embedder, reranker) = self.models()?;
+        // e5 loads on its own thread while the index opens (each about a
+        // second); its errors still surface here, before any question.
+        let background = match self.embedder {
+            EmbedderChoice::E5 => Some(Arc::new(e5::background::BackgroundE5::start(&self.models_dir.join(e5::E5_MODEL_ID))?)),
+            EmbedderChoice::Hashing => None,
+        };
+        let (embedder, reranker) = match &background {
+            Some(model) => (model.clone() as Arc<dyn Embedder>, self.reranker()?),
+            None => self.models()?,
+        };
         let file = ThresholdsFile::load(&self.thresholds)?;
         let keep = KeepRule::from_file(&file, embedder.model_id(), reranker.as_deref().map(|r| r.model_id()))?;
-        Retriever::build(catalogue, RetrievalSettings { embedder, reranker, keep, cache_dir: self.cache_dir.clone() })
+        let retriever =
+            Retriever::build(catalogue, RetrievalSettings { embedder, reranker, keep, cache_dir: self.cache_dir.clone() })?;
+        if let Some(model) = background {
+            model.wait()?;
+        }
+        Ok(retriever)
+    }
+
+    fn reranker(&self) -> Result<Option<Arc<dyn Reranker>>, RetrievalError> {
+        Ok(match &self.reranker {
+            None => None,
+            Some(path) => Some(Arc::new(cross_encoder::CrossEncoder::load(path)?)),
+        })
     }
 }

@@ -22,6 +22,7 @@ pub mod cross_encoder;
 pub mod e5;
 pub mod embed;
 pub mod glossary;
+pub mod mapped;
 pub mod passage_cache;
 pub mod persisted;
 pub mod rerank;

@@ -1,6 +1,8 @@
 //! Vector store: brute-force cosine over L2-normalised vectors (SPEC §5: brute
 //! force is fine at catalogue size; the trait leaves room for an ANN index).
 
+use super::mapped::{F32s, MappedF32};
+
 /// Holds one vector per chunk and scores a query against a subset.
 pub trait VectorStore: Send + Sync {
     /// Number of stored vectors.
@@ -23,28 +25,10 @@ pub trait VectorStore: Send + Sync {
 #[derive(Debug, Clone)]
 pub struct FlatStore {
     dims: usize,
-    data: Floats,
+    /// Owned, or mapped from a persisted index's segment ([`super::persisted`]).
+    data: F32s,
     /// `columns[d * rows + i]` = `data[i * dims + d]`.
-    columns: Floats,
-}
-
-/// f32s in memory, or in a memory-mapped file (a persisted index's vectors:
-/// opened without reading or copying them, [`super::persisted`]).
-#[derive(Debug, Clone)]
-enum Floats {
-    Owned(Vec<f32>),
-    Mapped { map: std::sync::Arc<memmap2::Mmap>, start: usize, len: usize },
-}
-
-impl std::ops::Deref for Floats {
-    type Target = [f32];
-    fn deref(&self) -> &[f32] {
-        match self {
-            Self::Owned(v) => v,
-            // Checked to be aligned and in range when the store was made.
-            Self::Mapped { map, start, len } => bytemuck::cast_slice(&map[*start..*start + len * 4]),
-        }
-    }
+    columns: F32s,
 }
 
 /// Candidate sets at least this share of all rows are scored column by column.
@@ -69,7 +53,7 @@ impl FlatStore {
                 columns[d * rows + i] = *x;
             }
         }
-        Self { dims, data: Floats::Owned(data), columns: Floats::Owned(columns) }
+        Self { dims, data: F32s::Owned(data), columns: F32s::Owned(columns) }
     }
 
     /// A store over a mapped file holding `rows × dims` f32 (little-endian)
@@ -77,16 +61,13 @@ impl FlatStore {
     /// the file is too short or the offset is not 4-byte aligned.
     pub fn mapped(dims: usize, rows: usize, map: std::sync::Arc<memmap2::Mmap>, start: usize) -> Option<Self> {
         let len = rows.checked_mul(dims)?;
-        let end = start.checked_add(len.checked_mul(8)?)?;
-        if dims == 0 || end > map.len() || !start.is_multiple_of(4) || !cfg!(target_endian = "little") {
+        if dims == 0 {
             return None;
         }
-        // cast_slice panics on misalignment: check it here, once.
-        bytemuck::try_cast_slice::<u8, f32>(&map[start..end]).ok()?;
         Some(Self {
             dims,
-            data: Floats::Mapped { map: map.clone(), start, len },
-            columns: Floats::Mapped { map, start: start + len * 4, len },
+            data: F32s::Mapped(MappedF32::new(map.clone(), start, len)?),
+            columns: F32s::Mapped(MappedF32::new(map, start.checked_add(len.checked_mul(4)?)?, len)?),
         })
     }
 

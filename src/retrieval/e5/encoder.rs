@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use candle_core::{Device, Tensor};
 use candle_transformers::models::bert::{Config, HiddenAct};
@@ -18,6 +19,7 @@ use rayon::prelude::*;
 use super::int8::{avx512_available, QuantLinear, QuantRows};
 use crate::retrieval::batch::candle_message;
 use crate::retrieval::embed::normalise;
+use crate::retrieval::mapped::{F32s, MappedF32};
 
 /// Rows per parallel task of the element-wise passes.
 const ROWS_PER_TASK: usize = 32;
@@ -49,8 +51,9 @@ pub struct Encoder {
     eps: f32,
     vocab: usize,
     max_positions: usize,
-    /// `vocab × hidden`, f32 (a lookup, not a product: kept exact).
-    word: Vec<f32>,
+    /// `vocab × hidden`, f32 (a lookup, not a product: kept exact), mapped
+    /// from the weights file when it holds f32.
+    word: F32s,
     /// `max_positions × hidden`.
     position: Vec<f32>,
     /// Token type 0 (the only one e5 uses).
@@ -60,23 +63,73 @@ pub struct Encoder {
 }
 
 /// Reads the tensors of a safetensors file by name, with or without the
-/// `bert.` prefix HF checkpoints sometimes carry.
-struct Weights {
-    tensors: HashMap<String, Tensor>,
+/// `bert.` prefix HF checkpoints sometimes carry. f32 files (what
+/// `scripts/fetch-models` writes) are read in place from a mapping; other
+/// dtypes go through candle, which converts them.
+enum Weights {
+    Mapped { map: Arc<memmap2::Mmap>, data_start: usize, meta: safetensors::tensor::Metadata },
+    Candle(HashMap<String, Tensor>),
 }
 
 impl Weights {
-    fn get(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
-        let t = self
-            .tensors
-            .get(name)
-            .or_else(|| self.tensors.get(&format!("bert.{name}")))
-            .ok_or_else(|| format!("tensor {name} is missing"))?;
-        if t.dims() != shape {
-            return Err(format!("tensor {name} has shape {:?}, the config implies {shape:?}", t.dims()));
+    fn open(path: &Path) -> Result<Self, String> {
+        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+        // SAFETY: mapped read-only; the model files are not changed while
+        // loaded (as for candle's own mapped loading).
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| e.to_string())?;
+        let (header, meta) = safetensors::SafeTensors::read_metadata(&map).map_err(|e| e.to_string())?;
+        if meta.tensors().values().all(|t| t.dtype == safetensors::Dtype::F32) {
+            return Ok(Self::Mapped { map: Arc::new(map), data_start: 8 + header, meta });
         }
-        let t = t.to_dtype(candle_core::DType::F32).and_then(|t| t.flatten_all());
-        t.and_then(|t| t.to_vec1::<f32>()).map_err(|e| format!("tensor {name}: {}", candle_message(&e)))
+        drop(map);
+        Ok(Self::Candle(candle_core::safetensors::load(path, &Device::Cpu).map_err(|e| candle_message(&e))?))
+    }
+
+    fn check(name: &str, dims: &[usize], shape: &[usize]) -> Result<(), String> {
+        if dims != shape {
+            return Err(format!("tensor {name} has shape {dims:?}, the config implies {shape:?}"));
+        }
+        Ok(())
+    }
+
+    /// A tensor's values, mapped in place when possible.
+    fn table(&self, name: &str, shape: &[usize]) -> Result<F32s, String> {
+        match self {
+            Self::Mapped { map, data_start, meta } => {
+                let (key, info) = [name.to_owned(), format!("bert.{name}")]
+                    .into_iter()
+                    .find_map(|k| meta.info(&k).map(|i| (k.clone(), i)))
+                    .ok_or_else(|| format!("tensor {name} is missing"))?;
+                Self::check(&key, &info.shape, shape)?;
+                let (a, b) = info.data_offsets;
+                let len = shape.iter().product::<usize>();
+                if b.checked_sub(a) != Some(len * 4) {
+                    return Err(format!("tensor {key}: its data does not fit its shape"));
+                }
+                let start = data_start + a;
+                match MappedF32::new(map.clone(), start, len) {
+                    Some(m) => Ok(F32s::Mapped(m)),
+                    // Not 4-byte aligned in the file: copy it out.
+                    None => map
+                        .get(start..start + len * 4)
+                        .map(|bytes| F32s::Owned(bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()))
+                        .ok_or_else(|| format!("tensor {key}: the file is truncated")),
+                }
+            }
+            Self::Candle(tensors) => {
+                let t = tensors
+                    .get(name)
+                    .or_else(|| tensors.get(&format!("bert.{name}")))
+                    .ok_or_else(|| format!("tensor {name} is missing"))?;
+                Self::check(name, t.dims(), shape)?;
+                let t = t.to_dtype(candle_core::DType::F32).and_then(|t| t.flatten_all());
+                t.and_then(|t| t.to_vec1::<f32>()).map(F32s::Owned).map_err(|e| format!("tensor {name}: {}", candle_message(&e)))
+            }
+        }
+    }
+
+    fn get(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
+        Ok(self.table(name, shape)?.to_vec())
     }
 
     fn linear(&self, prefix: &str, n: usize, k: usize) -> Result<(Vec<f32>, Vec<f32>), String> {
@@ -107,9 +160,10 @@ impl Encoder {
         if config.num_attention_heads == 0 || h % config.num_attention_heads != 0 {
             return Err(format!("num_attention_heads {} does not divide hidden_size {h}", config.num_attention_heads));
         }
-        let tensors = candle_core::safetensors::load(weights, &Device::Cpu).map_err(|e| candle_message(&e))?;
-        let w = Weights { tensors };
-        let word = w.get("embeddings.word_embeddings.weight", &[config.vocab_size, h])?;
+        let w = Weights::open(weights)?;
+        // 250,037 × 384 f32 (384 MB): looked up, not multiplied, so it stays in
+        // the mapping and only the rows of tokens seen are read.
+        let word = w.table("embeddings.word_embeddings.weight", &[config.vocab_size, h])?;
         let position = w.get("embeddings.position_embeddings.weight", &[config.max_position_embeddings, h])?;
         let token_type = w.get("embeddings.token_type_embeddings.weight", &[config.type_vocab_size, h])?;
         let norm = w.norm("embeddings.LayerNorm", h)?;

