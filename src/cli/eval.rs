@@ -199,6 +199,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let model = model_client_for(&args.model, flags, cache.clone())?;
     let mut args = args;
     args.judge.region = args.region.clone();
+    args.judge.models = Some(args.retrieval.models.clone());
     let judge = args.judge.judge(cache.clone())?;
     let setup = EvalSetup {
         data: args.data.clone(),

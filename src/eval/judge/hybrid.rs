@@ -14,9 +14,9 @@ pub struct HybridJudge {
 }
 
 impl HybridJudge {
-    /// The rule judge with `llm` for undecided items.
-    pub fn new(llm: LlmJudge) -> Self {
-        HybridJudge { rules: RuleJudge::default(), llm }
+    /// The rule judge `rules` with `llm` for undecided items.
+    pub fn new(rules: RuleJudge, llm: LlmJudge) -> Self {
+        HybridJudge { rules, llm }
     }
 }
 

@@ -7,6 +7,7 @@ mod hybrid;
 mod llm;
 pub mod meaning;
 mod rules;
+pub mod similarity;
 
 pub use crate::grounding::text::{own_text, sentences, Sentence};
 pub use hybrid::HybridJudge;

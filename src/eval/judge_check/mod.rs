@@ -267,7 +267,7 @@ pub async fn judge_check(
         let Some(case) = cases.get(&label.label.case) else { continue };
         let run = label_run(label, case, &toolbox_for(case));
         let guard_violations = guards::check(&run.reply, &run.evidence);
-        let grounding_counts = judge.id() == "rules";
+        let grounding_counts = super::judge::similarity::is_rule_judge(&judge.id());
         let grounding: Vec<Finding> =
             crate::grounding::check(&run.reply, &run.evidence, &case.customer_messages(), run.handoffs.len())
                 .findings()
@@ -362,7 +362,7 @@ pub async fn judge_check(
 /// worded like a real model's it misses more wrong replies and fails more
 /// right ones). Empty for other judges.
 pub fn judge_notes(judge: &str, model: &str, measured: &std::path::Path) -> Vec<String> {
-    if judge != "rules" {
+    if !super::judge::similarity::is_rule_judge(judge) {
         return vec![];
     }
     let mut notes = vec![];
