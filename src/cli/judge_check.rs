@@ -92,6 +92,10 @@ pub fn run(args: JudgeCheckArgs) -> anyhow::Result<ExitCode> {
             Arc::new(crate::eval::judge::LlmJudge::load(model, &args.rubrics)?)
         }
     };
+    if args.judge == "rules" {
+        let with = if judge.id() == "rules" { "without a sentence embedder" } else { "with its embedding route" };
+        eprintln!("judge `{}`: the rule judge {with} (--judge-embedder {})", judge.id(), args.judge_embedder);
+    }
     // Retrieval is only needed for a search_knowledge call without a stored result.
     let retrieval = RetrievalConfig { cache_dir: None, ..RetrievalConfig::default() };
     let main = Knowledge::load(&args.data, None, &retrieval)?;

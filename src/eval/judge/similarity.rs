@@ -289,9 +289,73 @@ impl ReplyVectors {
             last: span.last,
             similarity,
             polarity_agrees,
-            figures_agree: item.figures_agree(&span.text, &self.figures),
+            figures_agree: item.figures_agree(&span.text, &self.figures) && counts_agree(item.statement(), &span.text),
         }))
     }
+}
+
+/// Counts written as words, English and German (folded), with their values.
+/// "one" / "ein" are left out: they are mostly pronouns and articles.
+const COUNT_WORDS: &[(&str, u32)] = &[
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("double", 2),
+    ("twice", 2),
+    ("triple", 3),
+    ("zwei", 2),
+    ("drei", 3),
+    ("vier", 4),
+    ("funf", 5),
+    ("sechs", 6),
+    ("sieben", 7),
+    ("acht", 8),
+    ("neun", 9),
+    ("zehn", 10),
+    ("elf", 11),
+    ("zwolf", 12),
+    ("doppelt", 2),
+];
+
+/// Endings that keep a count word's value ("dreifache", "zweimal", "threefold").
+const COUNT_ENDINGS: &[&str] = &["", "fach", "fache", "fachen", "facher", "mal", "fold"];
+
+/// The count a word or a short number stands for ("three", "Dreifache", "3").
+fn count_of(token: &str) -> Option<u32> {
+    if !token.is_empty() && token.len() <= 2 && token.bytes().all(|b| b.is_ascii_digit()) {
+        return token.parse().ok();
+    }
+    COUNT_WORDS.iter().find_map(|(w, v)| token.strip_prefix(w).filter(|rest| COUNT_ENDINGS.contains(rest)).map(|_| *v))
+}
+
+/// Every count the item writes as a word ("three equal monthly instalments")
+/// is in the stretch, as a word or a number. Figures with units are
+/// [`ItemMeaning::figures_agree`]'s; bare counts are not figures there, and
+/// an embedding puts "paid in three instalments" close to "returned within
+/// six months".
+fn counts_agree(statement: &str, span: &str) -> bool {
+    let tokens = |t: &str| -> Vec<String> {
+        crate::fold::plain(t)
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let wanted: Vec<u32> = tokens(statement)
+        .iter()
+        .filter(|t| !t.bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|t| count_of(t))
+        .collect();
+    let found: Vec<u32> = tokens(span).iter().filter_map(|t| count_of(t)).collect();
+    wanted.iter().all(|w| found.contains(w))
 }
 
 fn has_words(text: &str) -> bool {

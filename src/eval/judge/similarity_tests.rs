@@ -106,6 +106,19 @@ fn vectors_are_cached_within_a_run() {
     assert!((norm - 1.0).abs() < 1e-3, "{norm}");
 }
 
+#[test]
+fn a_count_in_words_must_be_in_the_stretch() {
+    let item = "No: the deposit may be paid in three equal monthly instalments";
+    assert!(counts_agree(item, "You can split the deposit into 3 monthly payments."));
+    assert!(counts_agree(item, "You can split the deposit into three monthly payments."));
+    assert!(!counts_agree(item, "The deposit is usually returned within six months of move-out."));
+    assert!(!counts_agree(item, "The deposit is usually returned after move-out."));
+    assert!(counts_agree("Höchstens drei Monatskaltmieten", "Höchstens das Dreifache der monatlichen Kaltmiete."));
+    assert!(!counts_agree("Höchstens drei Monatskaltmieten", "Höchstens das Zweifache der monatlichen Kaltmiete."));
+    // Digits in the item (ids, figures, dates) are the figure rules' business.
+    assert!(counts_agree("The utilities of HH-1001 are 240 EUR", "They come to 240 EUR."));
+}
+
 struct AnyListing;
 impl KnownListings for AnyListing {
     fn knows(&self, _: &str, _: Option<&str>) -> bool {
