@@ -23,7 +23,8 @@ impl HybridJudge {
 #[async_trait::async_trait]
 impl Judge for HybridJudge {
     fn id(&self) -> String {
-        format!("rules+{}", self.llm.id())
+        // `rules+llm:<model>`, or `rules+multilingual-e5-small+llm:<model>` with the embedding route.
+        format!("{}+{}", self.rules.id(), self.llm.id())
     }
 
     async fn judge(&self, case: &LoadedCase, result: &RunResult) -> Result<Verdict, JudgeError> {

@@ -35,7 +35,11 @@ use crate::retrieval::embed::Embedder;
 /// From 0.85 on, right replies failed fall from 7/31 to 5/31 (dev) and 9/28 to
 /// 5/28 (dev2) with no more wrong replies passed; from 0.83 on, dev2 passes one
 /// more wrong reply (the route passes its right item, the judge misses its
-/// wrong one). 0.85 leaves that margin.
+/// wrong one). 0.85 leaves that margin. On the bundled suite, the demo's
+/// wrong deposit-instalments reply (about the deposit's return, not its
+/// instalments) reaches 0.86 with agreeing polarity: the count rule
+/// ([`counts_agree`]: "three" is not in it) rejects it, and the suite stays
+/// 48/49 with e5.
 ///
 /// `must_not` statements have no embedding route: on the same labels,
 /// statements made and statements not made interleave from 0.85 to 0.93 with
