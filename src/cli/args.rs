@@ -188,9 +188,34 @@ pub struct JudgeArgs {
     /// Judge rubric templates.
     #[arg(long, default_value = "rubrics", value_name = "DIR")]
     pub rubrics: PathBuf,
+    /// Sentence embedder of the rule judge's embedding route: `auto`
+    /// (multilingual-e5-small when the models directory holds it, else none),
+    /// `e5` (required) or `none` (lexical meaning only). The judge's id says
+    /// which was used (`rules+multilingual-e5-small` or `rules`).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "e5", "none"])]
+    pub judge_embedder: String,
+    /// Models directory of the judge's embedder (set from `eval --models`; else `models`).
+    #[arg(skip)]
+    pub models: Option<PathBuf>,
 }
 
 impl JudgeArgs {
+    /// The rule judge with the sentence embedder `--judge-embedder` names.
+    ///
+    /// # Errors
+    /// `--judge-embedder e5` without the model files.
+    pub fn rule_judge(&self) -> anyhow::Result<crate::eval::judge::RuleJudge> {
+        let models = self.models.clone().unwrap_or_else(|| PathBuf::from("models"));
+        Ok(
+            match crate::eval::judge::similarity::judge_embedder(&self.judge_embedder, &models)
+                .map_err(|e| anyhow::anyhow!("--judge-embedder: {e}"))?
+            {
+                Some(s) => crate::eval::judge::RuleJudge::with_embedder(s),
+                None => crate::eval::judge::RuleJudge::default(),
+            },
+        )
+    }
+
     /// The LLM judge's model spec, when `--judge llm`.
     pub fn llm_model(&self) -> Option<&str> {
         if self.judge == "llm" || self.judge == "rules+llm" {
@@ -212,7 +237,7 @@ impl JudgeArgs {
         use anyhow::Context as _;
         Ok(match self.judge.as_str() {
             "none" => None,
-            "rules" => Some(std::sync::Arc::new(crate::eval::judge::RuleJudge::default())),
+            "rules" => Some(std::sync::Arc::new(self.rule_judge()?)),
             _ => {
                 let spec = self
                     .judge_model
@@ -225,7 +250,7 @@ impl JudgeArgs {
                 let model = crate::app::model_client_for(spec, flags, cache)?;
                 let llm = crate::eval::judge::LlmJudge::load(model, &self.rubrics)?;
                 if self.judge == "rules+llm" {
-                    Some(std::sync::Arc::new(crate::eval::judge::HybridJudge::new(llm)))
+                    Some(std::sync::Arc::new(crate::eval::judge::HybridJudge::new(self.rule_judge()?, llm)))
                 } else {
                     Some(std::sync::Arc::new(llm))
                 }

@@ -199,6 +199,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let model = model_client_for(&args.model, flags, cache.clone())?;
     let mut args = args;
     args.judge.region = args.region.clone();
+    args.judge.models = Some(args.retrieval.models.clone());
     let judge = args.judge.judge(cache.clone())?;
     let setup = EvalSetup {
         data: args.data.clone(),
@@ -245,11 +246,10 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         &traces,
     ))?;
     let mut result = result;
-    result.judge_notes = crate::eval::judge_check::judge_notes(
-        &result.judge,
-        &model_id,
-        std::path::Path::new("reports/judge-check/report.json"),
-    );
+    let measured = std::path::Path::new("reports")
+        .join(crate::eval::judge_check::measured_set_name(&result.judge))
+        .join("report.json");
+    result.judge_notes = crate::eval::judge_check::judge_notes(&result.judge, &model_id, &measured);
     // The comparison is made before the set is written, so its report.html shows it.
     let comparison = match &baseline {
         Some(base) => {

@@ -33,6 +33,15 @@ pub struct JudgeCheckArgs {
     /// Judge rubric templates.
     #[arg(long, default_value = "rubrics", value_name = "DIR")]
     pub rubrics: PathBuf,
+    /// Sentence embedder of the rule judge's embedding route: `auto`
+    /// (multilingual-e5-small when --models holds it, else none), `e5`
+    /// (required) or `none` (lexical meaning only). The report's judge id
+    /// says which was used (`rules+multilingual-e5-small` or `rules`).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "e5", "none"])]
+    pub judge_embedder: String,
+    /// Directory holding model folders (see scripts/fetch-models).
+    #[arg(long, default_value = "models", value_name = "DIR")]
+    pub models: PathBuf,
     /// Directory of labelled replies (one *.yaml file per split).
     #[arg(long, default_value = "labels", value_name = "DIR")]
     pub labels: PathBuf,
@@ -67,7 +76,12 @@ pub fn run(args: JudgeCheckArgs) -> anyhow::Result<ExitCode> {
     let dest = report_set::destination(args.out.as_deref(), &args.name, chrono::Utc::now())?;
     let thresholds = crate::eval::metrics::Thresholds::load(&args.thresholds)?;
     let judge: Arc<dyn crate::eval::judge::Judge> = match args.judge.as_str() {
-        "rules" => Arc::new(crate::eval::judge::RuleJudge::default()),
+        "rules" => match crate::eval::judge::similarity::judge_embedder(&args.judge_embedder, &args.models)
+            .map_err(|e| anyhow::anyhow!("--judge-embedder: {e}"))?
+        {
+            Some(s) => Arc::new(crate::eval::judge::RuleJudge::with_embedder(s)),
+            None => Arc::new(crate::eval::judge::RuleJudge::default()),
+        },
         "patterns" => Arc::new(crate::eval::judge::RuleJudge::patterns_only()),
         _ => {
             let spec = args
@@ -78,6 +92,10 @@ pub fn run(args: JudgeCheckArgs) -> anyhow::Result<ExitCode> {
             Arc::new(crate::eval::judge::LlmJudge::load(model, &args.rubrics)?)
         }
     };
+    if args.judge == "rules" {
+        let with = if judge.id() == "rules" { "without a sentence embedder" } else { "with its embedding route" };
+        eprintln!("judge `{}`: the rule judge {with} (--judge-embedder {})", judge.id(), args.judge_embedder);
+    }
     // Retrieval is only needed for a search_knowledge call without a stored result.
     let retrieval = RetrievalConfig { cache_dir: None, ..RetrievalConfig::default() };
     let main = Knowledge::load(&args.data, None, &retrieval)?;

@@ -75,7 +75,7 @@ impl PriceTable {
     /// after `provider:`); `None` when the model is not in the table. The
     /// offline `demo` and `scripted` models cost nothing.
     pub fn cost(&self, model: &str, usage: &Usage) -> Option<f64> {
-        if matches!(model, "demo" | "scripted" | "rules") {
+        if matches!(model, "demo" | "scripted") || crate::eval::judge::similarity::is_rule_judge(model) {
             return Some(0.0);
         }
         let price =

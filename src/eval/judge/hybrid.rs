@@ -14,16 +14,17 @@ pub struct HybridJudge {
 }
 
 impl HybridJudge {
-    /// The rule judge with `llm` for undecided items.
-    pub fn new(llm: LlmJudge) -> Self {
-        HybridJudge { rules: RuleJudge::default(), llm }
+    /// The rule judge `rules` with `llm` for undecided items.
+    pub fn new(rules: RuleJudge, llm: LlmJudge) -> Self {
+        HybridJudge { rules, llm }
     }
 }
 
 #[async_trait::async_trait]
 impl Judge for HybridJudge {
     fn id(&self) -> String {
-        format!("rules+{}", self.llm.id())
+        // `rules+llm:<model>`, or `rules+multilingual-e5-small+llm:<model>` with the embedding route.
+        format!("{}+{}", self.rules.id(), self.llm.id())
     }
 
     async fn judge(&self, case: &LoadedCase, result: &RunResult) -> Result<Verdict, JudgeError> {

@@ -29,6 +29,8 @@ pub const MUST_NOT_STATED: f64 = 0.75;
 /// An item's text, analysed.
 #[derive(Debug, Clone)]
 pub struct ItemMeaning {
+    statement: String,
+    clause_texts: Vec<String>,
     clauses: Vec<(Vec<Term>, Polarity)>,
     terms: Vec<Term>,
     figures: Vec<Figure>,
@@ -89,9 +91,44 @@ impl ItemMeaning {
             }
         }
         let plain = strip_meta(&plain);
-        let clauses =
-            split_clauses(&plain).into_iter().map(|c| (terms(c), polarity(c))).filter(|(t, _)| !t.is_empty()).collect();
-        ItemMeaning { clauses, terms: terms(&plain), figures: figures(text), years: years(text) }
+        let (clause_texts, clauses) = split_clauses(&plain)
+            .into_iter()
+            .map(|c| (c.to_owned(), (terms(c), polarity(c))))
+            .filter(|(_, (t, _))| !t.is_empty())
+            .unzip();
+        ItemMeaning {
+            statement: plain.trim().to_owned(),
+            clause_texts,
+            clauses,
+            terms: terms(&plain),
+            figures: figures(text),
+            years: years(text),
+        }
+    }
+
+    /// The statement itself: the item's text without parenthesised glosses
+    /// and without its opening meta words ("Claims", "Says that", "Nein:").
+    pub fn statement(&self) -> &str {
+        &self.statement
+    }
+
+    /// The statement's clauses that carry content words, each with its polarity.
+    pub fn clauses(&self) -> impl Iterator<Item = (&str, Polarity)> {
+        self.clause_texts.iter().map(String::as_str).zip(self.clauses.iter().map(|(_, p)| *p))
+    }
+
+    /// Whether every figure of the item is in `text` or in `elsewhere` (the
+    /// reply's other sentences) with the same kind, value and no other
+    /// period, and every year of the item is in `text`.
+    pub fn figures_agree(&self, text: &str, elsewhere: &[Figure]) -> bool {
+        let found = figures(text);
+        self.figures.iter().all(|f| {
+            found.iter().chain(elsewhere).any(|g| {
+                g.kind == f.kind
+                    && same_value(g.value, f.value)
+                    && (f.period.is_none() || g.period.is_none() || f.period == g.period)
+            })
+        }) && self.years.iter().all(|y| years(text).contains(y))
     }
 
     /// Whether the item has content words to match.
@@ -153,14 +190,7 @@ pub fn best_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMatch
         }
         // The item's figure may sit in another sentence of the reply ("K-4002
         // for 980 EUR … Dogs and cats are allowed there").
-        let found = figures(&s.text);
-        let figures_agree = item.figures.iter().all(|f| {
-            found.iter().chain(&everywhere).any(|g| {
-                g.kind == f.kind
-                    && same_value(g.value, f.value)
-                    && (f.period.is_none() || g.period.is_none() || f.period == g.period)
-            })
-        }) && item.years.iter().all(|y| years(&s.text).contains(y));
+        let figures_agree = item.figures_agree(&s.text, &everywhere);
         let m = MeaningMatch { sentence: i, similarity: sim, polarity_agrees, figures_agree };
         let better = match &best {
             None => true,

@@ -7,6 +7,7 @@ mod hybrid;
 mod llm;
 pub mod meaning;
 mod rules;
+pub mod similarity;
 
 pub use crate::grounding::text::{own_text, sentences, Sentence};
 pub use hybrid::HybridJudge;
@@ -31,8 +32,8 @@ pub struct ItemGrade {
     pub ok: bool,
     /// The judge's reason or the pattern that matched.
     pub note: Option<String>,
-    /// What decided it: `pattern`, `meaning` (rule judge) or `llm`; absent
-    /// for older verdicts.
+    /// What decided it: `pattern`, `meaning`, `embedding` (rule judge) or
+    /// `llm`; absent for older verdicts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route: Option<String>,
     /// The rule judge could not decide it (a match only in a sentence that
@@ -68,7 +69,8 @@ impl ItemGrade {
 /// A judge's verdict on one reply.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Verdict {
-    /// Which judge: `rules` or `llm:<model>`.
+    /// Which judge: `rules`, `rules+multilingual-e5-small` (with the
+    /// embedding route), `rules+llm:<model>` or `llm:<model>`.
     pub judge: String,
     /// One grade per `must` item, in order.
     pub must: Vec<ItemGrade>,

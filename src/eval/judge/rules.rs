@@ -25,6 +25,7 @@
 use regex::Regex;
 
 use super::meaning::{best_match, spread_match, ItemMeaning, MUST_CONVEYED, MUST_NOT_STATED, MUST_UNDECIDED};
+use super::similarity::{EmbeddingMatch, ReplyVectors, SentenceSimilarity, EMBED_CONVEYED};
 use super::{ItemGrade, Judge, JudgeError, Verdict};
 use crate::agent::model::Usage;
 use crate::agent::RunResult;
@@ -90,21 +91,33 @@ fn excerpt(s: &str) -> String {
 /// items' own text (by meaning, [`super::meaning`]) under the rules of this
 /// module, and its language with [`super::reply_language`].
 ///
-/// Each item says which route decided it (`pattern`, `meaning`) or that it
-/// is *undecided*: a pattern or meaning match only in a sentence that
-/// grounding flags, or a partial match. An undecided item is not passed;
-/// `--judge rules+llm` sends it to the LLM judge.
+/// Each item says which route decided it (`pattern`, `meaning`,
+/// `embedding`) or that it is *undecided*: a pattern or meaning match only
+/// in a sentence that grounding flags, or a partial match. An undecided item
+/// is not passed; `--judge rules+llm` sends it to the LLM judge.
+///
+/// With a sentence embedder ([`RuleJudge::with_embedder`]) a `must` item the
+/// lexical matcher could not decide conveyed may still be, by
+/// embedding similarity with agreeing polarity and figures
+/// ([`super::similarity`]); the judge's id is then `rules+<model>`.
 #[derive(Debug, Default, Clone)]
 pub struct RuleJudge {
     /// Patterns only, as before the meaning matcher and grounding (for
     /// measuring what they add; `judge-check --judge patterns`).
     pub patterns_only: bool,
+    /// The sentence embedder of the embedding route, if any.
+    pub similarity: Option<std::sync::Arc<SentenceSimilarity>>,
 }
 
 impl RuleJudge {
     /// The pattern-only judge.
     pub fn patterns_only() -> Self {
-        RuleJudge { patterns_only: true }
+        RuleJudge { patterns_only: true, similarity: None }
+    }
+
+    /// The rule judge with an embedding route through `similarity`.
+    pub fn with_embedder(similarity: std::sync::Arc<SentenceSimilarity>) -> Self {
+        RuleJudge { patterns_only: false, similarity: Some(similarity) }
     }
 
     /// Grades a reply against a case without running anything and without
@@ -157,6 +170,8 @@ impl RuleJudge {
         let forbidden: Vec<&Regex> = case.must_not_patterns.iter().flatten().collect();
         let flagged = |s: &Sentence| grounding.is_some_and(|g| g.flags(&s.text));
         let meaning = !self.patterns_only;
+        let embedder = self.similarity.as_deref().filter(|_| meaning);
+        let own_vectors = std::cell::OnceCell::new();
         let must = case
             .case
             .must
@@ -170,13 +185,20 @@ impl RuleJudge {
                 } else if let Some((p, s)) = must_hit(pats, &sents, &forbidden, &|_| false) {
                     g.undecide(format!("matched `{}` only in a sentence grounding flags: {}", p.as_str(), excerpt(&s)));
                 } else if meaning {
-                    grade_must_by_meaning(&mut g, &item.text, &sents, &forbidden, &flagged);
+                    let item = ItemMeaning::new(&item.text);
+                    if grade_must_by_meaning(&mut g, &item, &sents, &forbidden, &flagged) {
+                        if let Some(e) = embedded(embedder, &own_vectors, &sents) {
+                            let (e, v) = e?;
+                            let m = v.best(e, &item).map_err(JudgeError::Model)?;
+                            grade_must_by_embedding(&mut g, m, &sents, &forbidden, &flagged);
+                        }
+                    }
                 } else {
                     g.decide(false, "pattern", "no pattern matched".into());
                 }
-                g
+                Ok(g)
             })
-            .collect();
+            .collect::<Result<Vec<_>, JudgeError>>()?;
         let must_not = case
             .case
             .must_not
@@ -218,9 +240,9 @@ impl RuleJudge {
                 } else {
                     g.decide(true, "pattern", "not stated".into());
                 }
-                g
+                Ok(g)
             })
-            .collect();
+            .collect::<Result<Vec<_>, JudgeError>>()?;
         let language = super::reply_language(reply);
         Ok(Verdict {
             judge: "rules".into(),
@@ -236,25 +258,42 @@ impl RuleJudge {
     }
 }
 
+/// The reply's vectors for the embedding route, embedded on first need
+/// (`None` without an embedder; an embedding failure is a judge error: the
+/// run is unmeasured, never graded without the route it was asked for).
+fn embedded<'a>(
+    embedder: Option<&'a SentenceSimilarity>,
+    cell: &'a std::cell::OnceCell<Result<ReplyVectors, String>>,
+    sents: &[Sentence],
+) -> Option<Result<(&'a SentenceSimilarity, &'a ReplyVectors), JudgeError>> {
+    embedder.map(|e| {
+        cell.get_or_init(|| ReplyVectors::new(e, sents))
+            .as_ref()
+            .map(|v| (e, v))
+            .map_err(|m| JudgeError::Model(format!("sentence embedder {}: {m}", e.model_id())))
+    })
+}
+
 /// A `must` item no pattern conveyed: by meaning, undecided or not conveyed.
 /// As with patterns, a sentence that makes a `must_not` statement conveys
 /// nothing ("Free heating included" does not convey "heating is included").
+/// Returns whether another route may still decide it conveyed (the lexical
+/// matcher found it not conveyed or only partly).
 fn grade_must_by_meaning(
     g: &mut ItemGrade,
-    text: &str,
+    item: &ItemMeaning,
     sents: &[Sentence],
     forbidden: &[&Regex],
     flagged: &dyn Fn(&Sentence) -> bool,
-) {
-    let item = ItemMeaning::new(text);
+) -> bool {
     let ok = |m: &super::meaning::MeaningMatch| (m.polarity_agrees && m.figures_agree, m.similarity);
-    let best = match (best_match(&item, sents), spread_match(&item, sents)) {
+    let best = match (best_match(item, sents), spread_match(item, sents)) {
         (Some(a), Some(b)) => Some(if ok(&b) > ok(&a) { b } else { a }),
         (a, b) => a.or(b),
     };
     let Some(m) = best else {
         g.decide(false, "meaning", "no sentence shares its content words".into());
-        return;
+        return true;
     };
     let agrees = m.polarity_agrees && m.figures_agree;
     let what = format!(
@@ -280,20 +319,73 @@ fn grade_must_by_meaning(
                 format!("conveyed: matched by meaning in {what}: {}", excerpt(&sents[m.sentence].text)),
             );
         }
+        false
     } else if agrees && m.similarity >= MUST_UNDECIDED {
         g.undecide(format!("partly matched by meaning ({what})"));
+        true
     } else {
         g.decide(false, "meaning", format!("not conveyed: best {what}"));
+        true
     }
+}
+
+/// The text of an embedding match's sentences.
+fn span_text(m: &EmbeddingMatch, sents: &[Sentence]) -> String {
+    sents[m.sentence..=m.last].iter().map(|s| s.text.trim()).collect::<Vec<_>>().join(" ")
+}
+
+/// "sentence 2, similarity 0.87, polarity agrees" (and "figures differ").
+fn embedding_what(m: &EmbeddingMatch) -> String {
+    format!(
+        "{}, similarity {:.2}, polarity {}{}",
+        m.place(),
+        m.similarity,
+        if m.polarity_agrees { "agrees" } else { "differs" },
+        if m.figures_agree { "" } else { ", figures differ" }
+    )
+}
+
+/// A `must` item the lexical matcher left not conveyed or partly matched:
+/// conveyed by embedding when the closest stretch of the reply reaches
+/// [`EMBED_CONVEYED`] with polarity and figures agreeing, makes no `must_not`
+/// statement and is not flagged by grounding (then undecided). Otherwise the
+/// lexical grade stands, its note extended by the embedding's best match.
+fn grade_must_by_embedding(
+    g: &mut ItemGrade,
+    m: Option<EmbeddingMatch>,
+    sents: &[Sentence],
+    forbidden: &[&Regex],
+    flagged: &dyn Fn(&Sentence) -> bool,
+) {
+    let Some(m) = m else { return };
+    let what = embedding_what(&m);
+    let span = &sents[m.sentence..=m.last];
+    if m.similarity >= EMBED_CONVEYED && m.agrees() {
+        if span.iter().any(|s| !forbidden_clauses(s, forbidden).is_empty()) {
+            // The lexical grade stands: a sentence making a forbidden statement conveys nothing.
+        } else if span.iter().any(flagged) {
+            g.undecide(format!("matched by embedding only in a sentence grounding flags ({what})"));
+            return;
+        } else {
+            g.decide(
+                true,
+                "embedding",
+                format!("conveyed: matched by meaning in {what}: {}", excerpt(&span_text(&m, sents))),
+            );
+            return;
+        }
+    }
+    let note = g.note.take().unwrap_or_default();
+    g.note = Some(format!("{note}; embedding: best {what}"));
 }
 
 #[async_trait::async_trait]
 impl Judge for RuleJudge {
     fn id(&self) -> String {
-        if self.patterns_only {
-            "patterns".into()
-        } else {
-            "rules".into()
+        match (&self.similarity, self.patterns_only) {
+            (_, true) => "patterns".into(),
+            (Some(s), false) => format!("rules+{}", s.model_id()),
+            (None, false) => "rules".into(),
         }
     }
 

@@ -89,7 +89,7 @@ pub struct Agreement {
     /// Right replies the judge failed on its item verdicts alone.
     #[serde(default)]
     pub false_fails_items_only: usize,
-    /// Per route that decided items (`pattern`, `meaning`, `llm`, and
+    /// Per route that decided items (`pattern`, `meaning`, `embedding`, `llm`, and
     /// `undecided` for items no route decided): how many, and how many agree
     /// with the human.
     #[serde(default)]
@@ -99,7 +99,7 @@ pub struct Agreement {
 /// How one route of a judge did on the items it decided.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RouteAgreement {
-    /// `pattern`, `meaning`, `llm`, … or `undecided`.
+    /// `pattern`, `meaning`, `embedding`, `llm`, … or `undecided`.
     pub route: String,
     /// Items this route decided (or left undecided).
     pub items: usize,
@@ -267,7 +267,7 @@ pub async fn judge_check(
         let Some(case) = cases.get(&label.label.case) else { continue };
         let run = label_run(label, case, &toolbox_for(case));
         let guard_violations = guards::check(&run.reply, &run.evidence);
-        let grounding_counts = judge.id() == "rules";
+        let grounding_counts = super::judge::similarity::is_rule_judge(&judge.id());
         let grounding: Vec<Finding> =
             crate::grounding::check(&run.reply, &run.evidence, &case.customer_messages(), run.handoffs.len())
                 .findings()
@@ -356,21 +356,33 @@ pub async fn judge_check(
     }
 }
 
+/// The committed judge-check set that measured a rule judge:
+/// `reports/judge-check` for `rules`, `reports/judge-check-e5` for
+/// `rules+multilingual-e5-small`, `reports/judge-check-<model>` otherwise.
+pub fn measured_set_name(judge: &str) -> String {
+    match judge.strip_prefix("rules+") {
+        None => "judge-check".into(),
+        Some(crate::retrieval::e5::E5_MODEL_ID) => "judge-check-e5".into(),
+        Some(model) => format!("judge-check-{model}"),
+    }
+}
+
 /// What an eval report says about its judge: for the rule judge, its
 /// measured agreement from `measured` (a judge-check `report.json`), and a
 /// warning when it grades a model other than the offline demo (on replies
 /// worded like a real model's it misses more wrong replies and fails more
 /// right ones). Empty for other judges.
 pub fn judge_notes(judge: &str, model: &str, measured: &std::path::Path) -> Vec<String> {
-    if judge != "rules" {
+    if !super::judge::similarity::is_rule_judge(judge) {
         return vec![];
     }
     let mut notes = vec![];
     match measured_agreement(measured, judge) {
         Some(line) => notes.push(line),
         None => notes.push(format!(
-            "judge `{judge}`: no measured agreement found ({} missing or of another judge; run `inquiry judge-check --out reports --name judge-check`)",
-            measured.display()
+            "judge `{judge}`: no measured agreement found ({} missing or of another judge; run `inquiry judge-check --out reports --name {}`)",
+            measured.display(),
+            measured_set_name(judge)
         )),
     }
     if !model.starts_with("demo") {
