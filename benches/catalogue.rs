@@ -190,7 +190,12 @@ fn measure(root: &Path, listings: usize, embedder: &str) {
     row(listings, embedder, "fresh process after editing one listing", &search("sauna in the basement", &[]));
     if embedder == "hashing" {
         // (With e5 this would embed every passage again: the first row's cost.)
-        row(listings, embedder, "fresh process, in memory (--no-cache)", &search("Is heating included?", &["--no-cache"]));
+        row(
+            listings,
+            embedder,
+            "fresh process, in memory (--no-cache)",
+            &search("Is heating included?", &["--no-cache"]),
+        );
     }
     let serve = serve_startup(work, embedder);
     println!("| {listings} | {embedder} | `serve` start-up until the desk answers | {serve:.2} | n/a |");

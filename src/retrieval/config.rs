@@ -91,7 +91,9 @@ impl RetrievalConfig {
         // e5 loads on its own thread while the index opens (each about a
         // second); its errors still surface here, before any question.
         let background = match self.embedder {
-            EmbedderChoice::E5 => Some(Arc::new(e5::background::BackgroundE5::start(&self.models_dir.join(e5::E5_MODEL_ID))?)),
+            EmbedderChoice::E5 => {
+                Some(Arc::new(e5::background::BackgroundE5::start(&self.models_dir.join(e5::E5_MODEL_ID))?))
+            }
             EmbedderChoice::Hashing => None,
         };
         let (embedder, reranker) = match &background {
@@ -100,8 +102,10 @@ impl RetrievalConfig {
         };
         let file = ThresholdsFile::load(&self.thresholds)?;
         let keep = KeepRule::from_file(&file, embedder.model_id(), reranker.as_deref().map(|r| r.model_id()))?;
-        let retriever =
-            Retriever::build(catalogue, RetrievalSettings { embedder, reranker, keep, cache_dir: self.cache_dir.clone() })?;
+        let retriever = Retriever::build(
+            catalogue,
+            RetrievalSettings { embedder, reranker, keep, cache_dir: self.cache_dir.clone() },
+        )?;
         if let Some(model) = background {
             model.wait()?;
         }

@@ -41,12 +41,7 @@ impl BackgroundE5 {
             .name("e5-load".into())
             .spawn(move || E5Embedder::load_with(&owned, engine))
             .map_err(|e| err(format!("cannot start the loading thread: {e}")))?;
-        Ok(Self {
-            dims: config.hidden_size,
-            fingerprint,
-            pending: Mutex::new(Some(handle)),
-            loaded: OnceLock::new(),
-        })
+        Ok(Self { dims: config.hidden_size, fingerprint, pending: Mutex::new(Some(handle)), loaded: OnceLock::new() })
     }
 
     /// Waits for the model (once; later calls return at once).

@@ -112,7 +112,11 @@ impl Weights {
                     // Not 4-byte aligned in the file: copy it out.
                     None => map
                         .get(start..start + len * 4)
-                        .map(|bytes| F32s::Owned(bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()))
+                        .map(|bytes| {
+                            F32s::Owned(
+                                bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
+                            )
+                        })
                         .ok_or_else(|| format!("tensor {key}: the file is truncated")),
                 }
             }
@@ -123,7 +127,9 @@ impl Weights {
                     .ok_or_else(|| format!("tensor {name} is missing"))?;
                 Self::check(name, t.dims(), shape)?;
                 let t = t.to_dtype(candle_core::DType::F32).and_then(|t| t.flatten_all());
-                t.and_then(|t| t.to_vec1::<f32>()).map(F32s::Owned).map_err(|e| format!("tensor {name}: {}", candle_message(&e)))
+                t.and_then(|t| t.to_vec1::<f32>())
+                    .map(F32s::Owned)
+                    .map_err(|e| format!("tensor {name}: {}", candle_message(&e)))
             }
         }
     }
