@@ -33,11 +33,13 @@ pub struct JudgeCheckArgs {
     /// Judge rubric templates.
     #[arg(long, default_value = "rubrics", value_name = "DIR")]
     pub rubrics: PathBuf,
-    /// Sentence embedder of the rule judge's embedding route: `auto`
+    /// Sentence embedder of the rule judge's embedding route, off by default
+    /// (a generic item reached cosine 0.88 with an unrelated negated sentence,
+    /// see labels/README.md): `none`, `auto`
     /// (multilingual-e5-small when --models holds it, else none), `e5`
     /// (required) or `none` (lexical meaning only). The report's judge id
     /// says which was used (`rules+multilingual-e5-small` or `rules`).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "e5", "none"])]
+    #[arg(long, default_value = "none", value_parser = ["auto", "e5", "none"])]
     pub judge_embedder: String,
     /// Directory holding model folders (see scripts/fetch-models).
     #[arg(long, default_value = "models", value_name = "DIR")]
