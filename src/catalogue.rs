@@ -308,13 +308,19 @@ impl Catalogue {
     }
 }
 
+/// Largest `listings.json` read (bytes): 1 GiB. A catalogue of 100,000
+/// listings shaped like the bundled one is about 110 MB (#32); other input
+/// files keep the 64 MiB limit of [`crate::text_file::MAX_FILE_BYTES`].
+pub const MAX_LISTINGS_BYTES: u64 = 1 << 30;
+
 /// Loads and validates a listings file.
 ///
 /// # Errors
 /// Unreadable file, invalid JSON (with line and column), a top level that is not
 /// an array, or the first invalid listing (index, id, field, expectation).
 pub fn load_listings(path: &Path) -> Result<Vec<Listing>, CatalogueError> {
-    let text = crate::text_file::read(path).map_err(|message| CatalogueError::Syntax { path: path.into(), message })?;
+    let text = crate::text_file::read_at_most(path, MAX_LISTINGS_BYTES)
+        .map_err(|message| CatalogueError::Syntax { path: path.into(), message })?;
     // Strict: a repeated key ("price": 1650, "price": 9999) is an error, not the last value.
     let values: serde_json::Value = crate::json_file::from_str(&text)
         .map_err(|e| CatalogueError::Syntax { path: path.into(), message: format!("invalid JSON: {e}") })?;

@@ -25,16 +25,25 @@ pub const MAX_YAML_DEPTH: usize = 64;
 /// file (a FIFO or device would block or never end), larger than
 /// [`MAX_FILE_BYTES`], or not UTF-8.
 pub fn read(path: &Path) -> Result<String, String> {
+    read_at_most(path, MAX_FILE_BYTES)
+}
+
+/// [`read`] with another size limit (bytes): a catalogue's `listings.json`
+/// may hold 100,000 listings (about 110 MB).
+///
+/// # Errors
+/// As [`read`], with `max` for the size.
+pub fn read_at_most(path: &Path, max: u64) -> Result<String, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
     if !meta.is_file() {
         return Err("is not a regular file; expected a text file".into());
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("is {} bytes; at most {MAX_FILE_BYTES} are read", meta.len()));
+    if meta.len() > max {
+        return Err(format!("is {} bytes; at most {max} are read", meta.len()));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read: {e}"))?;
     let text = String::from_utf8(bytes)
         .map_err(|e| format!("not valid UTF-8 (byte {}); expected a UTF-8 text file", e.utf8_error().valid_up_to()))?;
