@@ -235,13 +235,12 @@ fn calibrate_writes_reports_and_only_the_active_entry() {
 fn e5_thresholds_equal_the_calibration_proposal_when_models_are_present() {
     let cat = catalogue();
     let golden = GoldenSet::load(&root().join("golden/golden.yaml"), &cat).unwrap();
-    let config = inquiry::retrieval::RetrievalConfig {
-        embedder: inquiry::retrieval::EmbedderChoice::E5,
-        models_dir: root().join("models"),
-        cache_dir: None,
-        ..Default::default()
-    };
-    let (embedder, reranker) = config.models().unwrap();
+    // The committed thresholds were calibrated on the int8 engine (the default
+    // where the CPU has VNNI); on a CPU without it the engine's portable
+    // kernel gives the same numbers, more slowly.
+    use inquiry::retrieval::e5::{E5Embedder, E5Engine, E5_MODEL_ID};
+    let model = E5Embedder::load_with(&root().join("models").join(E5_MODEL_ID), E5Engine::Int8).unwrap();
+    let (embedder, reranker): (Arc<dyn inquiry::retrieval::embed::Embedder>, _) = (Arc::new(model), None);
     let keep = KeepRule::Fused { vector_z: f64::INFINITY, keyword_coverage: f64::INFINITY };
     let r = Retriever::build(&cat, RetrievalSettings { embedder, reranker, keep, cache_dir: None }).unwrap();
     let c = calibrate(&golden, &r).unwrap();
