@@ -112,3 +112,26 @@ mod quote_tests {
         assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted], "{g:#?}");
     }
 }
+
+#[cfg(test)]
+mod scope_tests {
+    use super::super::*;
+
+    /// What the assistant says about its own remit is no claim about the
+    /// records: with no tool called, it must not be flagged as unsupported.
+    /// A claim about the world in the same reply still is.
+    #[test]
+    fn the_assistants_own_remit_is_not_a_claim() {
+        let e = Evidence::default();
+        for reply in [
+            "I'm the assistant for our agency's properties, so my help is limited to questions about our listings.",
+            "Unfortunately my knowledge is limited to our flats and houses.",
+            "Meine Aufgabe ist es, Fragen zu unseren Wohnungen zu beantworten.",
+        ] {
+            let g = check(reply, &e, &["Will it rain tomorrow?"], 0);
+            assert!(g.is_clean(), "{reply}: {g:#?}");
+        }
+        let g = check("Tomorrow will be sunny and warm in Hamburg.", &e, &["Will it rain tomorrow?"], 0);
+        assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Unsupported]);
+    }
+}

@@ -100,10 +100,11 @@ pub fn polarity(clause: &str) -> Polarity {
 }
 
 /// "without asking", "without approval", "ohne … zu fragen", "ohne
-/// Rückfrage": a manner, not a denial of the clause ("allowed without asking
-/// the landlord" is allowed).
+/// Rückfrage", and the idioms "ohne Weiteres", "without delay": a manner,
+/// not a denial of the clause ("allowed without asking the landlord" is
+/// allowed; "ist ohne Weiteres möglich" is possible).
 static MANNER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\bwithout (\w+ing|(the |prior |any )?(\w+'s )?(approval|permission|consent))\b|\bohne\b[^,.;]{0,40}?\bzu \w+|\bohne (vorherige |weitere |eine )?(ruckfrage|nachfrage|anfrage|zustimmung|genehmigung|erlaubnis)\w*")
+    Regex::new(r"\bwithout (\w+ing|(the |prior |any )?(\w+'s )?(approval|permission|consent))\b|\bohne\b[^,.;]{0,40}?\bzu \w+|\bohne (vorherige |weitere |eine )?(ruckfrage|nachfrage|anfrage|zustimmung|genehmigung|erlaubnis)\w*|\bohne (weiteres|weitere\w*|probleme?|umstande|zweifel)\b|\bwithout (further ado|delay|problems?|any problems?|question|doubt|a doubt|fail)\b")
         .expect("valid pattern")
 });
 
@@ -161,6 +162,8 @@ mod tests {
             "Eine Abrechnung am Jahresende entfällt dabei aber nicht",
             "hamsters are allowed without asking the landlord",
             "Kleintiere dürfen Sie halten, ohne den Vermieter zu fragen",
+            "Ein Hamster ist ohne Weiteres erlaubt",
+            "the deposit is returned without delay",
         ] {
             assert!(!polarity(plain).negated, "{plain}");
         }
