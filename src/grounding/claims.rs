@@ -32,6 +32,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::durations::durations;
 use super::evidence::Evidence;
 use super::numbers::{figures, years, FigureKind};
 use super::polarity::{polarity, Polarity};
@@ -85,6 +86,19 @@ static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(may well|might|probably|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|think|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough|available)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|meist|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall|estimated|about|roughly|approximately|around|rund|etwa|ca|circa|geschatzt|voraussichtlich|schatzung)\b")
         .expect("valid pattern")
 });
+/// Streets and local amenities ("Venloer Straße", "a great bakery around the
+/// corner", "viele beliebte Kneipen"): a local tip the records do not give is
+/// the model's own knowledge, however plausible (issue #27: "a restaurant tip
+/// after a correct refusal"). Stellplatz and Straßenbahn are not places.
+static PLACE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(\w*strasse|\w+allee|\w+ (street|road|avenue|lane)|restaurants?|bakery|bakeries|cafes?|pubs?|bistros?|supermarkets?|kindergartens?|schools?|playgrounds?|gyms?|kneipen?|backerei\w*|supermarkt\w*|kitas?|schulen?|spielplatze?|biergarten|u-bahn\w*|s-bahn\w*|bus stops?|bushaltestellen?|tram stops?)\b")
+        .expect("valid pattern")
+});
+/// Words that make a clause a condition ("if you like, we can book …");
+/// [`polarity`]'s conditional also counts "until" and "bis", which only
+/// limit a booking in time ("reserved until Friday").
+static IF: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(if|whether|unless|once|wenn|falls|ob|sobald)\b").expect("valid pattern"));
 /// Hedges a reply may not add on its own (the evidence-side list above also
 /// has the records' own estimate words).
 static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -317,6 +331,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     let own = own_text(reply, customer);
     let evc = ev_clauses(evidence);
     let folded_passages: Vec<String> = evidence.passages.iter().map(|p| fold(&p.text)).collect();
+    // Passages and the customer's words, folded like a sentence's `folded`.
+    let plain_sources: Vec<String> =
+        evidence.passages.iter().map(|p| plain(&p.text)).chain(customer.iter().map(|c| plain(c))).collect();
     let customer_terms: Vec<Term> = customer.iter().flat_map(|c| terms(c)).collect();
     let customer_text: String = customer.join(" ");
     let known: BTreeSet<String> = evidence.passages.iter().filter_map(|p| p.listing.clone()).collect();
@@ -343,8 +360,25 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         if role != SentenceRole::Question {
             for (_, c) in clauses(&folded) {
                 let p = polarity(c);
-                if COMMITMENT.is_match(c) && !p.negated && !p.conditional {
+                // "until Friday" limits a reservation, it does not make it conditional.
+                if COMMITMENT.is_match(c) && !p.negated && !(p.conditional && IF.is_match(c)) {
                     push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
+                    break;
+                }
+            }
+        }
+        if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
+            for (_, c) in clauses(&folded) {
+                let p = polarity(c);
+                if p.negated || (p.conditional && IF.is_match(c)) {
+                    continue;
+                }
+                if let Some(m) = PLACE.find_iter(c).find(|m| !plain_sources.iter().any(|e| e.contains(m.as_str()))) {
+                    push(
+                        FindingKind::Unsupported,
+                        format!("names a place the records do not (\"{}\")", m.as_str()),
+                        None,
+                    );
                     break;
                 }
             }
@@ -370,6 +404,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             let named_here: Vec<String> =
                 LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).filter(|n| known.contains(n)).collect();
             check_figures(text, &body, &named_here, evidence, &customer_text, &mut push);
+            check_counts(&body, &scope, evidence, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
                 let p = polarity(&folded);
@@ -382,6 +417,24 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     push(FindingKind::Unsupported, "no tool result supports it".into(), None);
                 }
             } else {
+                // Something said to be included or extra that no record in scope
+                // mentions ("hot water is metered and charged on top"): the
+                // subject may sit in another clause, so the whole sentence is read.
+                let whole = polarity(&PARENS.replace_all(&folded, " "));
+                if whole.included.is_some() && !whole.conditional {
+                    let subject = focus(&sentence_terms);
+                    let in_scope_terms: Vec<Term> = evc.iter().filter(in_scope).flat_map(|e| e.terms.clone()).collect();
+                    if !subject.is_empty()
+                        && shared(&subject, &vocabulary(&in_scope_terms)) == 0
+                        && !customer_covers(&subject, &customer_terms)
+                    {
+                        push(
+                            FindingKind::Unsupported,
+                            "says what is included or extra, but no record in scope mentions it".into(),
+                            None,
+                        );
+                    }
+                }
                 // Contradictions, clause by clause.
                 let sentence_qualified = polarity(&folded).qualified;
                 for (conclusive, c) in clauses(&body) {
@@ -474,6 +527,50 @@ fn ceil(s: &str, i: usize) -> usize {
     i
 }
 
+/// Floors and room counts against the fields of the listings in scope: a
+/// floor or room count no listing in scope has is a number attached to the
+/// wrong thing ("on the ground floor" where the record says floor 2).
+fn check_counts(
+    body: &str,
+    scope: &[String],
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let field = |key: &str| -> Vec<(f64, String)> {
+        evidence
+            .passages
+            .iter()
+            .filter(|p| p.source.rsplit_once('.').is_some_and(|(_, k)| k == key))
+            .filter(|p| p.listing.as_ref().is_some_and(|l| scope.is_empty() || scope.contains(l)))
+            .filter_map(|p| {
+                let n = p.text.split_whitespace().find_map(|w| w.parse::<f64>().ok())?;
+                Some((n, p.source.clone()))
+            })
+            .collect()
+    };
+    let (floor_fields, room_fields) = (field("floor"), field("rooms"));
+    for (_, c) in clauses(body) {
+        if polarity(c).negated {
+            continue;
+        }
+        let stated = super::counts::floors(c)
+            .into_iter()
+            .map(|(n, t)| (n as f64, t, &floor_fields, "floor"))
+            .chain(super::counts::rooms(c).into_iter().map(|(n, t)| (n, t, &room_fields, "rooms")));
+        for (n, text, fields, what) in stated {
+            if let Some((v, source)) = fields.first().filter(|_| !fields.iter().any(|(v, _)| (v - n).abs() < 1e-9)) {
+                let record = if what == "floor" { format!("floor {v}") } else { format!("{v} rooms") };
+                push(
+                    FindingKind::Contradicted,
+                    format!("\"{text}\" does not match the record [{source}]: {record}"),
+                    Some(source.clone()),
+                );
+                return;
+            }
+        }
+    }
+}
+
 fn customer_covers(t: &[Term], customer: &[Term]) -> bool {
     shared(t, &vocabulary(customer)) * 2 > t.len()
 }
@@ -541,6 +638,19 @@ fn check_figures(
             push(
                 FindingKind::Unsupported,
                 format!("the figure \"{}\" is not in the cited source [{}]", f.text, cited.join(", ")),
+                None,
+            );
+        }
+    }
+    // A timeline the records do not have ("paid back within four weeks", "a
+    // minimum of two years"): durations are figures too (issue #27).
+    let known =
+        evidence.passages.iter().flat_map(|p| durations(&p.text)).chain(durations(customer)).collect::<Vec<_>>();
+    for d in durations(body) {
+        if !evidence.passages.is_empty() && !super::durations::contains(&known, &d) {
+            push(
+                FindingKind::Unsupported,
+                format!("the duration \"{}\" is in no tool result and no customer message", d.text),
                 None,
             );
         }

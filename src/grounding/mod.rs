@@ -3,6 +3,8 @@
 //! One module tree used by the agent's guards and by the eval's code checks
 //! and rule judge, so both read a reply and its evidence alike:
 //! - [`numbers`]: figures (EUR, %, m²) with their period, in German and English formats;
+//! - [`counts`]: floors and room counts, compared with a listing's fields;
+//! - [`durations`]: durations and counts of monthly rents ("four weeks", "drei Monatskaltmieten");
 //! - [`evidence`]: what the tools returned as passages and typed figures (never scores, ids or keys);
 //! - [`text`]: a reply's own words, sentences, clauses, negation scope and citations;
 //! - [`terms`]: content terms comparable across German and English;
@@ -13,6 +15,8 @@
 
 mod binding;
 mod claims;
+pub mod counts;
+pub mod durations;
 pub mod evidence;
 pub mod numbers;
 pub mod polarity;
