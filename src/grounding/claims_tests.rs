@@ -135,3 +135,53 @@ mod scope_tests {
         assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Unsupported]);
     }
 }
+
+#[cfg(test)]
+mod commitment_tests {
+    use super::super::*;
+
+    /// A booking said in other words is a commitment, with a ticket or
+    /// without; a hand-off that leaves the date open is not.
+    #[test]
+    fn bookings_in_other_words_are_commitments() {
+        let e = Evidence::default();
+        for reply in [
+            "I've passed your request to a colleague. You're pencilled in for Tuesday afternoon.",
+            "Ihren Wunsch habe ich weitergegeben. Donnerstagabend ist bei uns fest eingeplant.",
+            "I've reserved the flat for you until Friday.",
+            "You can simply come by at 4 pm.",
+        ] {
+            let g = check(reply, &e, &["Can I view it?"], 1);
+            assert!(g.findings().any(|f| f.kind == FindingKind::Commitment), "{reply}: {g:#?}");
+        }
+        let g = check(
+            "I've passed your request to a colleague, who will contact you to agree a date. Nothing is booked until then.",
+            &e,
+            &["Can I view it?"],
+            1,
+        );
+        assert!(g.is_clean(), "{g:#?}");
+    }
+
+    /// "Heizkosten … mit drin" says the opposite of a record clause about
+    /// heating alone ("heating not included"), however long the reply's clause.
+    #[test]
+    fn an_inclusion_of_the_one_thing_a_record_clause_is_about_is_compared() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "HH-1003", "description": "Utilities (Nebenkosten) are 290 EUR per month, heating not included."}));
+        let g = check(
+            "Bei HH-1003 sind die Heizkosten in den 290 EUR Nebenkosten im Monat mit drin [HH-1003].",
+            &e,
+            &["Sind die Heizkosten enthalten?"],
+            0,
+        );
+        assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Contradicted], "{g:#?}");
+        let g = check(
+            "Bei HH-1003 kommen zu den 290 EUR Nebenkosten im Monat noch die Heizkosten hinzu, sie sind nicht enthalten [HH-1003].",
+            &e,
+            &["Sind die Heizkosten enthalten?"],
+            0,
+        );
+        assert!(g.is_clean(), "{g:#?}");
+    }
+}

@@ -181,6 +181,42 @@ fn scripts() -> Vec<Script> {
             faulty: "The deposit for HH-1001 is three months' cold rent [HH-1001]. I must also correct my earlier answer: the heating is billed separately and is not covered by the utilities.",
             kind: FindingKind::Contradicted,
         },
+        // An invented timeline: a duration no record has.
+        Script {
+            inquiry: "Is heating included for HH-1001?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1001"}))],
+            correct: "Yes, for HH-1001 heating is included in the utilities of 240 EUR per month [HH-1001].",
+            faulty: "Yes, for HH-1001 heating is included in the utilities of 240 EUR per month [HH-1001]. Any credit from the yearly statement is paid back within four weeks.",
+            kind: FindingKind::Unsupported,
+        },
+        // A number attached to the wrong thing: a floor the record does not give.
+        Script {
+            inquiry: "Welche Etage ist HH-1001?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1001"}))],
+            correct: "HH-1001 liegt im zweiten Stock [HH-1001].",
+            faulty: "HH-1001 liegt im Erdgeschoss, Sie haben also keine Treppen [HH-1001].",
+            kind: FindingKind::Contradicted,
+        },
+        // A local tip after a correct answer: a street and a bakery no record names.
+        Script {
+            inquiry: "Does HH-1001 have a balcony?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1001"}))],
+            correct: "Yes, HH-1001 has a south-facing balcony overlooking the inner courtyard [HH-1001].",
+            faulty: "Yes, HH-1001 has a south-facing balcony overlooking the inner courtyard [HH-1001]. Fresh rolls are close by too: there is a good bakery on the Osterstraße.",
+            kind: FindingKind::Unsupported,
+        },
+        // A cost the records never mention, said to come on top.
+        Script {
+            inquiry: "What comes on top of the rent for HH-1001?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1001"}))],
+            correct: "On top of the 1,650 EUR cold rent, the utilities for HH-1001 are an additional 240 EUR per month, heating included [HH-1001].",
+            faulty: "On top of the 1,650 EUR cold rent, the utilities for HH-1001 are an additional 240 EUR per month [HH-1001]. Hot water, however, is metered and charged separately.",
+            kind: FindingKind::Unsupported,
+        },
         // A hand-off statement without a ticket.
         Script {
             inquiry: "How fast is the internet in M-3002?",

@@ -10,6 +10,7 @@
 //! `labels/dev.yaml` only (figures in `labels/README.md`); `labels/test.yaml`
 //! is reported, never tuned on.
 
+use crate::grounding::durations::{contains, durations, Duration};
 use crate::grounding::numbers::{figures, same_value, years, Figure};
 use crate::grounding::polarity::{polarity, Polarity};
 use crate::grounding::terms::{all_terms as terms, shared, vocabulary, Term};
@@ -35,6 +36,7 @@ pub struct ItemMeaning {
     terms: Vec<Term>,
     figures: Vec<Figure>,
     years: Vec<u32>,
+    durations: Vec<Duration>,
 }
 
 /// Meta words that open an item's text and are not part of its statement
@@ -103,6 +105,7 @@ impl ItemMeaning {
             terms: terms(&plain),
             figures: figures(text),
             years: years(text),
+            durations: durations(text),
         }
     }
 
@@ -129,6 +132,14 @@ impl ItemMeaning {
                     && (f.period.is_none() || g.period.is_none() || f.period == g.period)
             })
         }) && self.years.iter().all(|y| years(text).contains(y))
+    }
+
+    /// Whether every duration of the item ("drei Monatskaltmieten", "two
+    /// weeks") is somewhere in `reply` with the same count and unit: "zwei
+    /// Monatsmieten" does not convey "höchstens drei Monatskaltmieten".
+    pub fn durations_agree(&self, reply: &str) -> bool {
+        let found = durations(reply);
+        self.durations.iter().all(|d| contains(&found, d))
     }
 
     /// Whether the item has content words to match.
@@ -163,6 +174,7 @@ pub struct MeaningMatch {
 pub fn best_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMatch> {
     let mut best: Option<MeaningMatch> = None;
     let everywhere: Vec<Figure> = sents.iter().filter(|s| !s.question).flat_map(|s| figures(&s.text)).collect();
+    let whole: String = sents.iter().filter(|s| !s.question).map(|s| s.text.as_str()).collect::<Vec<_>>().join(" ");
     for (i, s) in sents.iter().enumerate().filter(|(_, s)| !s.question) {
         let st = terms(&s.text);
         let vocab = vocabulary(&st);
@@ -190,7 +202,7 @@ pub fn best_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMatch
         }
         // The item's figure may sit in another sentence of the reply ("K-4002
         // for 980 EUR … Dogs and cats are allowed there").
-        let figures_agree = item.figures_agree(&s.text, &everywhere);
+        let figures_agree = item.figures_agree(&s.text, &everywhere) && item.durations_agree(&whole);
         let m = MeaningMatch { sentence: i, similarity: sim, polarity_agrees, figures_agree };
         let better = match &best {
             None => true,
@@ -254,7 +266,8 @@ pub fn spread_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMat
                 && same_value(g.value, f.value)
                 && (f.period.is_none() || g.period.is_none() || f.period == g.period)
         })
-    }) && item.years.iter().all(|y| years(&text).contains(y));
+    }) && item.years.iter().all(|y| years(&text).contains(y))
+        && item.durations_agree(&text);
     Some(MeaningMatch {
         sentence: used[0],
         similarity: found as f64 / total.max(1) as f64,
@@ -320,6 +333,9 @@ mod tests {
         assert!(conveys(item, "The utilities come to an additional 240 EUR per month."));
         assert!(!conveys(item, "The utilities come to an additional 250 EUR per month."));
         assert!(!conveys(item, "The utilities come to an additional 240 EUR per year."));
+        let kaution = "Höchstens drei Monatskaltmieten (ohne Nebenkosten)";
+        assert!(conveys(kaution, "Die Kaution darf höchstens drei Monatskaltmieten betragen, ohne Nebenkosten."));
+        assert!(!conveys(kaution, "Die Kaution darf höchstens zwei Monatskaltmieten betragen, ohne Nebenkosten."));
         let hausgeld = "Das Hausgeld für M-3001 beträgt 420 EUR pro Monat";
         assert!(conveys(hausgeld, "Für M-3001 zahlen Sie 420 EUR Hausgeld im Monat."));
         assert!(!conveys(hausgeld, "Für M-3001 zahlen Sie 420 EUR Hausgeld im Jahr."));

@@ -179,6 +179,8 @@ pub struct ReplyVectors {
     spans: Vec<Span>,
     clauses: Vec<Clause>,
     figures: Vec<Figure>,
+    /// The stated sentences, joined (durations are looked for anywhere in them).
+    text: String,
 }
 
 /// How the closest stretch of the reply meets an item by embedding.
@@ -252,7 +254,8 @@ impl ReplyVectors {
             .map(|((_, text), vector)| Clause { polarity: polarity(&text), vector })
             .collect();
         let figures = stated.iter().flat_map(|&i| figures(&sents[i].text)).collect();
-        Ok(ReplyVectors { spans, clauses, figures })
+        let text = stated.iter().map(|&i| sents[i].text.as_str()).collect::<Vec<_>>().join(" ");
+        Ok(ReplyVectors { spans, clauses, figures, text })
     }
 
     /// The stretch of the reply closest to the item's statement (highest
@@ -293,7 +296,9 @@ impl ReplyVectors {
             last: span.last,
             similarity,
             polarity_agrees,
-            figures_agree: item.figures_agree(&span.text, &self.figures) && counts_agree(item.statement(), &span.text),
+            figures_agree: item.figures_agree(&span.text, &self.figures)
+                && item.durations_agree(&self.text)
+                && counts_agree(item.statement(), &span.text),
         }))
     }
 }
