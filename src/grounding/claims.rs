@@ -100,6 +100,17 @@ static STREET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b[A-ZÄÖÜ][\wäöüß-]*(straße|strasse|allee)\b|\b[A-ZÄÖÜ][\wäöüß-]*\s+(Straße|Strasse|Allee|Street|Road|Avenue|Lane|Platz|Ufer|Damm|Chaussee)\b")
         .expect("valid pattern")
 });
+/// A clause that reports what a text says or asks rather than stating it.
+static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(contains? an? (instruction|request|note|line)|instruct(s|ed|ion)|asks? (me|us) to|tells? (me|us) to|told (me|us) to|anweisung|fordert\b.{0,30}\bauf|aufforderung)\b")
+        .expect("valid pattern")
+});
+/// An inclusion verb whose object is a pronoun: what is included is named
+/// elsewhere, so the clause's own terms do not say what it is about.
+static PRONOUN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(cover|covers|covered|include|includes|included|takes? care of|deckt|decken|enthalt|enthalten|beinhaltet|abgedeckt)\s+(it|them|this|that|sie|es|das|diese|dies)\b|\b(sie|es|das|dies)\s+(ist|sind)\s+(schon |bereits |auch )?(darin |da )?(enthalten|abgedeckt|inbegriffen|drin)\b")
+        .expect("valid pattern")
+});
 /// Words that make a clause a condition ("if you like, we can book …");
 /// [`polarity`]'s conditional also counts "until" and "bis", which only
 /// limit a booking in time ("reserved until Friday").
@@ -460,6 +471,13 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         continue;
                     }
                     if p.conditional {
+                        continue;
+                    }
+                    // What the listing text says or asks, reported ("the listing
+                    // contains an instruction to confirm the viewing"), and an
+                    // inclusion whose object is a pronoun ("already cover it"):
+                    // no polarity of their own to set against a record clause.
+                    if REPORTED.is_match(&plain(c)) || PRONOUN_OBJECT.is_match(&plain(c)) {
                         continue;
                     }
                     // Clauses on the same topic; for a plain yes/no of polarity the

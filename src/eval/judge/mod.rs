@@ -3,6 +3,7 @@
 //! and a language detector; the LLM judge renders `rubrics/` templates and
 //! parses a JSON verdict. A judge failure is "unmeasured": never a pass.
 
+pub mod acts;
 mod hybrid;
 mod llm;
 pub mod meaning;

@@ -19,6 +19,9 @@
 //! - Beyond the patterns, each item's own text is matched by meaning
 //!   ([`super::meaning`]); a match only in a sentence that grounding flags,
 //!   or only a partial one, leaves the item *undecided* (not passed).
+//! - An item that states what the reply does (passes the request to a
+//!   person, declines) and that no other route conveyed is conveyed when
+//!   the reply performs that act ([`super::acts`]).
 //! - An item without patterns cannot be graded offline: the verdict is
 //!   unmeasured ([`JudgeError::Ungradable`]), never a pass or a fail.
 
@@ -193,6 +196,9 @@ impl RuleJudge {
                             grade_must_by_embedding(&mut g, m, &sents, &forbidden, &flagged);
                         }
                     }
+                    if !g.ok {
+                        grade_must_by_act(&mut g, &item, grounding);
+                    }
                 } else {
                     g.decide(false, "pattern", "no pattern matched".into());
                 }
@@ -326,6 +332,20 @@ fn grade_must_by_meaning(
     } else {
         g.decide(false, "meaning", format!("not conveyed: best {what}"));
         true
+    }
+}
+
+/// A `must` item that states a dialogue act (a hand-off, a refusal) the
+/// reply performs ([`super::acts`]): conveyed by the act.
+fn grade_must_by_act(g: &mut ItemGrade, item: &ItemMeaning, grounding: Option<&Grounding>) {
+    let (Some(act), Some(grounding)) = (super::acts::act_of(item.statement()), grounding) else { return };
+    if let Some(n) = super::acts::performed(act, grounding) {
+        let what = match act {
+            super::acts::Act::Handoff => "passes the request to a person (a ticket was created) and commits to nothing",
+            super::acts::Act::Refusal => "declines: it states the limits of the assistant's remit",
+        };
+        let text = grounding.sentences.iter().find(|s| s.index == n).map(|s| excerpt(&s.text)).unwrap_or_default();
+        g.decide(true, "act", format!("conveyed: sentence {n} {what}: {text}"));
     }
 }
 
