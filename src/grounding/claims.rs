@@ -71,15 +71,15 @@ static OFFER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static HANDOFF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(passed|forwarded|handed|referred|escalated|sent|opened|created|raised|logged)\b.{0,80}\b(colleague|agent|team|person|request|ticket|data protection|manager)|\bcolleague|\bticket\b|\b(agent|team|someone|person|colleague|manager)s?\b.{0,60}\b(contact|get back|be in touch|reach out|follow up|call|take it up)|\basked one of our|weiter(gegeben|geleitet|gereicht)|ubergeben|kolleg|(meldet|melden) sich|ruft sie an|kontaktier|datenschutz|zustandigen (stelle|person|team)")
+    Regex::new(r"\b(passed|forwarded|handed|referred|escalated|sent|opened|created|raised|logged)\b.{0,80}\b(colleague|agent|team|person|request|ticket|data protection|manager)|\bcolleague|\bticket\b|\b(agent|team|someone|person|colleague|manager)s?\b.{0,60}\b(contact|get back|be in touch|reach out|follow up|call|take it up)|\basked one of our|weiter(gegeben|geleitet|gereicht)|ubergeben|kolleg|(meldet|melden) sich|\b(informiert|benachrichtigt|kontaktiert|informieren|benachrichtigen) sie\b|gibt ihnen bescheid|\bwill (let you know|inform you|notify you|update you)\b|ruft sie an|kontaktier|datenschutz|zustandigen (stelle|person|team)")
         .expect("valid pattern")
 });
 static SELF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen|^(i|we)('m| am| are|'re) (only |just )?(the|an|a|your) (\w+ ){0,3}(assistant|chatbot|bot|service)\b|\b(my|our) (help|assistance|remit|role|scope|focus|knowledge|answers?) (is|are) (limited|restricted|confined)|\b(mein|unser)\w* (aufgabe|zustandigkeit|bereich|wissen|hilfe)\w* (ist|sind|liegt|beschrankt)")
+    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to|here for|only here)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen|^(i|we)('m| am| are|'re) (only |just )?(the|an|a|your) (\w+ ){0,3}(assistant|chatbot|bot|service)\b|\b(my|our) (help|assistance|remit|role|scope|focus|knowledge|answers?) (is|are) (limited|restricted|confined)|\b(mein|unser)\w* (aufgabe|zustandigkeit|bereich|wissen|hilfe)\w* (ist|sind|liegt|beschrankt)")
         .expect("valid pattern")
 });
 static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b|\b(pencil+ed (you )?in|put you down for|(booked|signed|slotted|penciled|pencilled) you in|you('re| are) (all )?(set|booked|scheduled|down|confirmed) for)\b|\bfest (eingeplant|eingetragen|gebucht)\b|\b(ist|sind|wurde|wurden)\b.{0,40}\b(eingeplant|eingetragen|eingebucht)\b|\b(simply |just )?(come|drop|pop) (by|round|over|along) (at|on)\b|\bkommen sie (einfach |gerne |gern )?(am|um)\b.{0,40}\bvorbei\b")
+    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b|\b(pencil+ed (you )?in|put you down for|(booked|signed|slotted|penciled|pencilled) you in|you('re| are) (all )?(set|booked|scheduled|down|confirmed) for)\b|\bfest (eingeplant|eingetragen|gebucht)\b|\b(ist|sind|wurde|wurden)\b.{0,40}\b(eingeplant|eingetragen|eingebucht)\b|\b(simply |just )?(come|drop|pop) (by|round|over|along) (at|on|between)\b|\bkommen sie\b.{0,50}\bvorbei\b|\b(being |been )?(held|kept|reserved|blocked) for you\b|\bfur sie (reserviert|freigehalten|geblockt|vorgemerkt)\b|\bfreigehalten\b|\bwill go through\b|\bgeht (klar|durch)\b|\b(fest|sicher) (damit|darauf) rechnen\b|\b(safely |firmly )?count on (it|that|this)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\b.{0,40}\b(einverstanden|happy with|fine with|okay with|ok with|on board)\b|\b(habe|haben) (ich|wir)\b.{0,40}\b(erledigt|eingeholt)\b|\b(i|we)('ve| have) (already )?(taken care of|sorted|handled|settled) (it|that|this|everything)\b")
         .expect("valid pattern")
 });
 static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -98,6 +98,41 @@ static PLACE: LazyLock<Regex> = LazyLock::new(|| {
 /// "Osterstraße", "Baker Street" (a capitalised word before the street word).
 static STREET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b[A-ZÄÖÜ][\wäöüß-]*(straße|strasse|allee)\b|\b[A-ZÄÖÜ][\wäöüß-]*\s+(Straße|Strasse|Allee|Street|Road|Avenue|Lane|Platz|Ufer|Damm|Chaussee)\b")
+        .expect("valid pattern")
+});
+/// Commitments said with a negation word, which the negation test of
+/// [`COMMITMENT`] would pass over: data "no longer held" is data deleted,
+/// "nichts einzuwenden" is a landlord's yes.
+static DONE_BY_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bnicht mehr (vorhanden|gespeichert|hinterlegt|im system)\b|\bno longer (stored|held|kept|on file|in our (system|records|database))\b|\bnichts (dagegen|einzuwenden)\b|\bno objections?\b|\bkein(e|en)? (einwand|einwande|problem damit)\b")
+        .expect("valid pattern")
+});
+/// What the landlord or owner is said to have told the agency ("the landlord
+/// mentioned to us", "der Vermieter hat signalisiert"): records hold no such
+/// statement, so it is the reply's own invention.
+static LANDLORD_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(has said|said|mentioned|told (us|me)|let us know|has indicated|indicated|hinted|hat (uns |mir )?(gesagt|erwahnt|mitgeteilt|wissen lassen|signalisiert|angedeutet)|sagte|meinte|erwahnte)\b")
+        .expect("valid pattern")
+});
+/// Thanks and regrets inside a sentence ("Schade, dass …, aber danke für die
+/// Rückmeldung"): courtesy, not a fact.
+static THANKS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(danke\w*|thanks?|thank you|schade|sorry|pity|shame|glad|happy to hear|freut mich)\b")
+        .expect("valid pattern")
+});
+/// The clitics of "I've", "we're", "it's": not content words.
+static CONTRACTION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"'(ve|re|ll|m|d|s)\b").expect("valid pattern"));
+/// A hope is no promise ("fingers crossed Tuesday works for them too").
+static HOPE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(hopefully|fingers crossed|with (any )?luck|i hope|we hope|hoffentlich|ich hoffe|wir hoffen|mit etwas gluck)\b").expect("valid pattern")
+});
+/// A time of day ("18 Uhr", "3 pm", "10:00").
+static TIME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(\d{1,2})(?::(\d\d))?\s?(uhr|am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d\d)\b").expect("valid pattern")
+});
+/// A listing's status that only the records can give: reserved, let, taken.
+static STATUS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(reserved|under offer|already (let|rented|taken|gone)|rented out|let out|no longer (available|on the market)|off the market|waiting list|(bereits|schon|derzeit|aktuell|inzwischen) (vergeben|reserviert|vermietet|weg)|nicht mehr (verfugbar|zu haben|frei)|warteliste|reserviert)\b")
         .expect("valid pattern")
 });
 /// A clause that reports what a text says or asks rather than stating it.
@@ -378,7 +413,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             for (_, c) in clauses(&folded) {
                 let p = polarity(c);
                 // "until Friday" limits a reservation, it does not make it conditional.
-                if COMMITMENT.is_match(c) && !p.negated && !(p.conditional && IF.is_match(c)) {
+                let unconditional = !(p.conditional && IF.is_match(c)) && !HOPE.is_match(c);
+                if unconditional && ((COMMITMENT.is_match(c) && !p.negated) || DONE_BY_DENIAL.is_match(c)) {
                     push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
                     break;
                 }
@@ -394,6 +430,44 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     push(
                         FindingKind::Unsupported,
                         format!("names a place the records do not (\"{}\")", m.as_str()),
+                        None,
+                    );
+                    break;
+                }
+            }
+            for (_, c) in clauses(&folded) {
+                let p = polarity(c);
+                if p.conditional && IF.is_match(c) {
+                    continue;
+                }
+                if !p.negated && LANDLORD_SAID.is_match(c) {
+                    push(
+                        FindingKind::Unsupported,
+                        "reports what the landlord told the agency; no record says so".into(),
+                        None,
+                    );
+                    break;
+                }
+                if let Some(m) =
+                    STATUS.find(c).filter(|m| !p.negated && !plain_sources.iter().any(|e| e.contains(m.as_str())))
+                {
+                    push(
+                        FindingKind::Unsupported,
+                        format!("gives a status the records do not (\"{}\")", m.as_str()),
+                        None,
+                    );
+                    break;
+                }
+            }
+            for m in TIME.captures_iter(&folded) {
+                let hour = m.get(1).or_else(|| m.get(4)).map(|h| h.as_str()).unwrap_or_default();
+                let said = |src: &String| {
+                    TIME.captures_iter(src).any(|o| o.get(1).or_else(|| o.get(4)).is_some_and(|h| h.as_str() == hour))
+                };
+                if !plain_sources.iter().any(said) {
+                    push(
+                        FindingKind::Unsupported,
+                        format!("names a time no tool result or customer message has (\"{}\")", &m[0]),
                         None,
                     );
                     break;
@@ -429,10 +503,19 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             check_counts(&body, &scope, evidence, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
-                let p = polarity(&folded);
+                // "no property XY-9999 …, so I can't tell you" states only absences; "it was a
+                // two-room flat that was let last month" asserts in one of its clauses.
+                let asserts = clauses(&folded).iter().any(|(_, c)| {
+                    let cp = polarity(c);
+                    terms(&CONTRACTION.replace_all(c, "")).len() >= 2
+                        && !cp.negated
+                        && !cp.conditional
+                        && !REQUEST.is_match(c)
+                        && !THANKS.is_match(c)
+                });
                 if sentence_terms.len() >= 2
-                    && !p.negated
-                    && !p.conditional
+                    && asserts
+                    && !polarity(&folded).conditional
                     && !REQUEST.is_match(&folded)
                     && !customer_covers(&sentence_terms, &customer_terms)
                 {

@@ -39,6 +39,8 @@ pub enum Period {
     Yearly,
     /// `one-off`, `one-time`, `once`, `einmalig`, `einmal`.
     OneOff,
+    /// `per quarter`, `quarterly`, `pro Quartal`, `vierteljährlich`.
+    Quarterly,
 }
 
 impl Period {
@@ -48,6 +50,7 @@ impl Period {
             Self::Monthly => "monthly",
             Self::Yearly => "yearly",
             Self::OneOff => "one-off",
+            Self::Quarterly => "quarterly",
         }
     }
 }
@@ -95,6 +98,10 @@ static MONTHLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(per\s+month|a\s+month|each\s+month|every\s+month|monthly|months?ly|im\s+monat|pro\s+monat|je\s+monat|monatlich\w*|mtl\.?|jeden\s+monat)\b|/\s?(month|monat)\b")
         .expect("valid pattern")
 });
+static QUARTERLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(per\s+quarter|a\s+quarter|each\s+quarter|every\s+quarter|quarterly|pro\s+quartal|im\s+quartal|je\s+quartal|jedes\s+quartal|quartalsweise|viertelj[äa]e?hrlich\w*)\b|/\s?(quarter|quartal)\b")
+        .expect("valid pattern")
+});
 static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(one[-\s]off|one[-\s]time|once|single\s+payment|einmalig\w*|einmal)\b").expect("valid pattern")
 });
@@ -106,9 +113,12 @@ static PERIOD_STOP: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that open a relative clause about the figure before them.
 const RELATIVE: &[&str] = &["die ", "der ", "das ", "which ", "that ", "payable", "due ", "fällig", "zahlbar"];
 
-/// The period of the words in `window` (first yearly, then monthly, then one-off).
+/// The period of the words in `window` (first quarterly, then yearly, then
+/// monthly, then one-off).
 pub fn period_in(window: &str) -> Option<Period> {
-    if YEARLY.is_match(window) {
+    if QUARTERLY.is_match(window) {
+        Some(Period::Quarterly)
+    } else if YEARLY.is_match(window) {
         Some(Period::Yearly)
     } else if MONTHLY.is_match(window) {
         Some(Period::Monthly)

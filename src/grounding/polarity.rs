@@ -108,9 +108,19 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// Negation words in idioms that deny nothing: "kein Problem" and "no
+/// problem" say yes, "not only … but" adds.
+static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel)\b",
+    )
+    .expect("valid pattern")
+});
+
 fn read_polarity(clause: &str) -> Polarity {
     let f = plain(clause).replace('’', "'");
     let f = MANNER.replace_all(&f, " ").into_owned();
+    let f = IDIOM.replace_all(&f, " ").into_owned();
     let negations = NEGATION.find_iter(&f).count();
     // "no longer" and "nicht mehr" are one negation, as is "no … nor".
     let negated = negations % 2 == 1;
@@ -164,6 +174,8 @@ mod tests {
             "Kleintiere dürfen Sie halten, ohne den Vermieter zu fragen",
             "Ein Hamster ist ohne Weiteres erlaubt",
             "the deposit is returned without delay",
+            "Ihre Katze ist dort kein Problem",
+            "dogs are not only allowed but welcome",
         ] {
             assert!(!polarity(plain).negated, "{plain}");
         }

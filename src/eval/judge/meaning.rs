@@ -149,6 +149,20 @@ impl ItemMeaning {
 }
 
 fn split_clauses(text: &str) -> Vec<&str> {
+    // "Zusätzliche Nebenkosten: keine" is one statement: a colon followed by
+    // a short value does not start a clause.
+    if let Some((label, value)) = text.split_once(':') {
+        let head = value.split([',', ';']).next().unwrap_or_default();
+        if !label.trim().is_empty() && head.split_whitespace().count() <= 3 && !label.contains([',', ';']) {
+            let mut parts = vec![text[..text.len() - value.len() + head.len()].trim()];
+            parts.extend(split_clauses_at(&value[head.len()..]));
+            return parts.into_iter().filter(|c| !c.is_empty()).collect();
+        }
+    }
+    split_clauses_at(text)
+}
+
+fn split_clauses_at(text: &str) -> Vec<&str> {
     text.split([',', ';', ':', '–', '—'])
         .flat_map(|c| c.split(" or ").flat_map(|c| c.split(" oder ")))
         .map(str::trim)

@@ -36,6 +36,14 @@ use crate::eval::case::LoadedCase;
 use crate::grounding::text::{clauses_of, negated, own_text, sentences, Sentence};
 use crate::grounding::Grounding;
 
+/// A sentence that offers the assistant's help rather than states a fact:
+/// "happy to look for …", "would you like …", "gern suche ich …". (A
+/// condition still states a rule: "Wenn Sie uns beauftragen, zahlen Sie".)
+static SUPPOSES: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"\b(happy|glad|pleased) to (look|search|check|find|help|suggest)|\b(i|we) (can|could) (also )?(look|search|check) for\b|\bwould you like\b|\bgerne? (suche|schaue|prufe|helfe)\b|\b(suche|schaue|prufe) ich (ihnen )?gerne?\b")
+        .expect("valid pattern")
+});
+
 /// Clause ranges where a (not negated) `must_not` pattern hits in a sentence.
 fn forbidden_clauses(sentence: &Sentence, forbidden: &[&Regex]) -> Vec<std::ops::Range<usize>> {
     forbidden
@@ -171,6 +179,10 @@ impl RuleJudge {
         let sents = sentences(&own);
         let unquoted = sentences(&crate::grounding::text::own_words(&own));
         let forbidden: Vec<&Regex> = case.must_not_patterns.iter().flatten().collect();
+        let asserted: Vec<Sentence> = unquoted
+            .iter()
+            .map(|s| Sentence { question: s.question || SUPPOSES.is_match(&crate::fold::plain(&s.text)), ..s.clone() })
+            .collect();
         let flagged = |s: &Sentence| grounding.is_some_and(|g| g.flags(&s.text));
         let meaning = !self.patterns_only;
         let embedder = self.similarity.as_deref().filter(|_| meaning);
@@ -217,7 +229,9 @@ impl RuleJudge {
                     g.decide(false, "pattern", format!("matched `{}` in: {}", p.as_str(), excerpt(&s)));
                 } else if meaning {
                     // Quoting a passage or the customer is not making the statement.
-                    let m = best_match(&ItemMeaning::new(&item.text), &unquoted);
+                    // An offer or a supposition makes no statement ("If that's a concern, I'm
+                    // happy to look for alternatives that come with a lift").
+                    let m = best_match(&ItemMeaning::new(&item.text), &asserted);
                     match m {
                         Some(m) if m.similarity >= MUST_NOT_STATED && m.polarity_agrees && m.figures_agree => g.decide(
                             false,
