@@ -79,19 +79,21 @@ static SELF: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b|\b(pencil+ed (you )?in|put you down for|(booked|signed|slotted|penciled|pencilled) you in|you('re| are) (all )?(set|booked|scheduled|down|confirmed) for)\b|\bfest (eingeplant|eingetragen|gebucht)\b|\b(ist|sind|wurde|wurden)\b.{0,40}\b(eingeplant|eingetragen|eingebucht)\b|\b(simply |just )?(come|drop|pop) (by|round|over|along) (at|on|between)\b|\bkommen sie\b.{0,50}\bvorbei\b|\b(being |been )?(held|kept|reserved|blocked) for you\b|\bfur sie (reserviert|freigehalten|geblockt|vorgemerkt)\b|\bfreigehalten\b|\bwill go through\b|\bgeht (klar|durch)\b|\b(fest|sicher) (damit|darauf) rechnen\b|\b(safely |firmly )?count on (it|that|this)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\b.{0,40}\b(einverstanden|happy with|fine with|okay with|ok with|on board)\b|\b(habe|haben) (ich|wir)\b.{0,40}\b(erledigt|eingeholt)\b|\b(i|we)('ve| have) (already )?(taken care of|sorted|handled|settled) (it|that|this|everything)\b")
+    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b|\b(pencil+ed (you )?in|put you down for|(booked|signed|slotted|penciled|pencilled) you in|you('re| are) (all )?(set|booked|scheduled|down|confirmed) for)\b|\bfest (eingeplant|eingetragen|gebucht)\b|\b(ist|sind|wurde|wurden)\b.{0,40}\b(eingeplant|eingetragen|eingebucht)\b|\b(simply |just )?(come|drop|pop) (by|round|over|along) (at|on|between)\b|\bkommen sie\b.{0,50}\bvorbei\b|\b(being |been )?(held|kept|reserved|blocked) for you\b|\bfur sie (reserviert|freigehalten|geblockt|vorgemerkt)\b|\bfreigehalten\b|\bwill go through\b|\bgeht (klar|durch)\b|\b(fest|sicher) (damit|darauf) rechnen\b|\b(safely |firmly )?count on (it|that|this)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\b.{0,40}\b(einverstanden|happy with|fine with|okay with|ok with|on board)\b|\b(habe|haben) (ich|wir)\b.{0,40}\b(erledigt|eingeholt)\b|\b(i|we)('ve| have) (already )?(taken care of|sorted|handled|settled) (it|that|this|everything)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\s+(steht|stands|is on|is set|is fixed)\b|\b(vormerken|reservieren|blocken|eintragen) lassen\b")
         .expect("valid pattern")
 });
 static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(may well|might|probably|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|think|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough|available)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|meist|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall|estimated|about|roughly|approximately|around|rund|etwa|ca|circa|geschatzt|voraussichtlich|schatzung)\b")
         .expect("valid pattern")
 });
-/// Streets and local amenities ("Venloer Straße", "a great bakery around the
-/// corner", "viele beliebte Kneipen"): a local tip the records do not give is
-/// the model's own knowledge, however plausible (issue #27: "a restaurant tip
-/// after a correct refusal"). Stellplatz and Straßenbahn are not places.
+/// Things a reply may only name when the records do: local amenities ("a
+/// great bakery around the corner", "viele beliebte Kneipen": issue #27's
+/// restaurant tip after a correct refusal), an exception to a rule
+/// ("Ausnahme für Studierende"), a surcharge or processing fee, and a
+/// connection technology ("fibre", "VDSL", "250 Mbit"). Each is the model's
+/// own knowledge, however plausible. Stellplatz and Straßenbahn are not places.
 static PLACE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(restaurants?|bakery|bakeries|cafes?|pubs?|bistros?|supermarkets?|kindergartens?|schools?|playgrounds?|gyms?|kneipen?|backerei\w*|supermarkt\w*|kitas?|schulen?|spielplatze?|biergarten|u-bahn\w*|s-bahn\w*|bus stops?|bushaltestellen?|tram stops?)\b")
+    Regex::new(r"\b(ausnahme\w*|exceptions?|surcharges?|zuschlag\w*|aufschlag\w*|bearbeitungsgebuhr\w*|processing fee|admin(istration)? fee|glasfaser\w*|fibre|fiber|ftth|vdsl|dsl|\d+ ?mbit\w*|gigabit\w*|kabelanschluss|restaurants?|bakery|bakeries|cafes?|pubs?|bistros?|supermarkets?|kindergartens?|schools?|playgrounds?|gyms?|kneipen?|backerei\w*|supermarkt\w*|kitas?|schulen?|spielplatze?|biergarten|u-bahn\w*|s-bahn\w*|bus stops?|bushaltestellen?|tram stops?)\b")
         .expect("valid pattern")
 });
 /// A street by its name, on the original text: "Venloer Straße",
@@ -104,7 +106,7 @@ static STREET: LazyLock<Regex> = LazyLock::new(|| {
 /// [`COMMITMENT`] would pass over: data "no longer held" is data deleted,
 /// "nichts einzuwenden" is a landlord's yes.
 static DONE_BY_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\bnicht mehr (vorhanden|gespeichert|hinterlegt|im system)\b|\bno longer (stored|held|kept|on file|in our (system|records|database))\b|\bnichts (dagegen|einzuwenden)\b|\bno objections?\b|\bkein(e|en)? (einwand|einwande|problem damit)\b")
+    Regex::new(r"\b(account|konto|kundenkonto|profil|profile)\b.{0,40}\b(no longer exists|has been (closed|deleted|removed)|existiert\b.{0,20}\bnicht mehr|wurde (geschlossen|geloscht|aufgelost))|\bnicht mehr (vorhanden|gespeichert|hinterlegt|im system)\b|\bno longer (stored|held|kept|on file|in our (system|records|database))\b|\bnichts (dagegen|einzuwenden)\b|\bno objections?\b|\bkein(e|en)? (einwand|einwande|problem damit)\b")
         .expect("valid pattern")
 });
 /// What the landlord or owner is said to have told the agency ("the landlord
@@ -122,6 +124,23 @@ static THANKS: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// The clitics of "I've", "we're", "it's": not content words.
 static CONTRACTION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"'(ve|re|ll|m|d|s)\b").expect("valid pattern"));
+/// A passive with its agent: who does the booking, not a booking.
+static BY_AGENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(set|arranged|confirmed|booked|scheduled|fixed|agreed|handled|made|vereinbart|bestatigt|gebucht|festgelegt|vergeben)\s+(only\s+|always\s+|nur\s+|immer\s+)?(by|von|durch)\b")
+        .expect("valid pattern")
+});
+/// A negation that denies the noun after it ("no lift", "keine Haustiere",
+/// "without a balcony"): the clause denies that noun, not the whole clause.
+static DENIED_NOUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(no|kein\w*|without|ohne)\s+(\w+(?:\s+\w+)?)").expect("valid pattern"));
+
+/// Whether a clause that denies a noun ("no lift") can contradict a clause
+/// with the terms `other`: only when `other` speaks of that noun.
+fn denial_meets(clause: &str, other: &[Term]) -> bool {
+    let targets: Vec<Term> =
+        DENIED_NOUN.captures_iter(&plain(clause)).flat_map(|c| terms(c.get(2).map_or("", |m| m.as_str()))).collect();
+    targets.is_empty() || shared(&targets, &vocabulary(other)) > 0
+}
 /// A hope is no promise ("fingers crossed Tuesday works for them too").
 static HOPE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(hopefully|fingers crossed|with (any )?luck|i hope|we hope|hoffentlich|ich hoffe|wir hoffen|mit etwas gluck)\b").expect("valid pattern")
@@ -137,7 +156,7 @@ static STATUS: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A clause that reports what a text says or asks rather than stating it.
 static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(contains? an? (instruction|request|note|line)|instruct(s|ed|ion)|asks? (me|us) to|tells? (me|us) to|told (me|us) to|anweisung|fordert\b.{0,30}\bauf|aufforderung)\b")
+    Regex::new(r"\b(contains? an? (instruction|request|note|line)|includes? an? (instruction|request|note|line|sentence)|telling (me|us|you|the assistant|the agent) to|tells? (the assistant|the agent|you) to|instruct(s|ed|ion)|asks? (me|us) to|tells? (me|us) to|told (me|us) to|anweisung|fordert\b.{0,30}\bauf|aufforderung)\b")
         .expect("valid pattern")
 });
 /// An inclusion verb whose object is a pronoun: what is included is named
@@ -154,7 +173,7 @@ static IF: LazyLock<Regex> =
 /// Hedges a reply may not add on its own (the evidence-side list above also
 /// has the records' own estimate words).
 static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(rarely|seldom|in practice|in der praxis|selten|(good|high|fair) chances?|chances (look|are) (good|high)|gute chancen|(safely|comfortably|ruhig|getrost|bedenkenlos) (budget|plan|planen|rechnen|kalkulieren|assume|count)|voraussichtlich|expected to|depends on|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
+    Regex::new(r"\b((you'll|you will|will) definitely|definitely (be able|get|work)|bound to (work|agree|accept)|won't be a problem|will be no problem|your (plan|offer) (would|will) work|wird (er|sie|der vermieter|die vermieterin|das) (sicher|bestimmt|kaum|garantiert)|(sicher|bestimmt|garantiert) (zustimmen|klappen|akzeptieren|annehmen)|kaum (ablehnen|widersprechen)|(fest|sicher|getrost) (mit|damit) (\w+ )?(planen|rechnen)|mit (dieser|diesem|der|dem) (miete|preis|betrag|summe) rechnen|rarely|seldom|in practice|in der praxis|selten|(good|high|fair) chances?|chances (look|are) (good|high)|gute chancen|(safely|comfortably|ruhig|getrost|bedenkenlos) (budget|plan|planen|rechnen|kalkulieren|assume|count)|voraussichtlich|expected to|depends on|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
         .expect("valid pattern")
 });
 
@@ -292,6 +311,35 @@ static MARKERS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
     .collect()
 });
 
+/// Words that name no particular thing ("Diese Kosten kommen zusätzlich
+/// auf Sie zu", "es kommt nichts obendrauf"): a sentence whose subject is
+/// only these says nothing the records could lack.
+static GENERIC: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
+    [
+        "cost",
+        "costs",
+        "kosten",
+        "amount",
+        "betrag",
+        "sum",
+        "summe",
+        "nothing",
+        "nichts",
+        "everything",
+        "alles",
+        "anything",
+        "something",
+        "etwas",
+        "come",
+        "comes",
+        "kommt",
+        "kommen",
+    ]
+    .iter()
+    .flat_map(|w| crate::retrieval::analyzer::analyze(w))
+    .collect()
+});
+
 /// The subject terms of a clause: its terms without the polarity words and
 /// without figures (the figure checks compare those).
 fn focus(t: &[Term]) -> Vec<Term> {
@@ -414,7 +462,10 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 let p = polarity(c);
                 // "until Friday" limits a reservation, it does not make it conditional.
                 let unconditional = !(p.conditional && IF.is_match(c)) && !HOPE.is_match(c);
-                if unconditional && ((COMMITMENT.is_match(c) && !p.negated) || DONE_BY_DENIAL.is_match(c)) {
+                // "appointments are set by our agents" says who books, it books nothing.
+                let by_agent = BY_AGENT.is_match(c);
+                if unconditional && ((COMMITMENT.is_match(c) && !p.negated && !by_agent) || DONE_BY_DENIAL.is_match(c))
+                {
                     push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
                     break;
                 }
@@ -515,6 +566,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 });
                 if sentence_terms.len() >= 2
                     && asserts
+                    && !THANKS.is_match(&folded)
                     && !polarity(&folded).conditional
                     && !REQUEST.is_match(&folded)
                     && !customer_covers(&sentence_terms, &customer_terms)
@@ -527,7 +579,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 // subject may sit in another clause, so the whole sentence is read.
                 let whole = polarity(&PARENS.replace_all(&folded, " "));
                 if whole.included.is_some() && !whole.conditional {
-                    let subject = focus(&sentence_terms);
+                    let subject: Vec<Term> =
+                        focus(&sentence_terms).into_iter().filter(|t| !t.iter().any(|w| GENERIC.contains(w))).collect();
                     let in_scope_terms: Vec<Term> = evc.iter().filter(in_scope).flat_map(|e| e.terms.clone()).collect();
                     if !subject.is_empty()
                         && shared(&subject, &vocabulary(&in_scope_terms)) == 0
@@ -584,6 +637,11 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         .iter()
                         .copied()
                         .filter(|e| p.permits || same_subject(&ct, &e.terms) || inclusion_of(e))
+                        .filter(|e| {
+                            // "on the fifth floor with no lift" does not deny the fifth floor.
+                            (!p.negated || e.polarity.negated || denial_meets(c, &e.terms))
+                                && (!e.polarity.negated || p.negated || denial_meets(&e.clause, &ct))
+                        })
                         .collect();
                     if let Some(first) = same.first().filter(|_| same.iter().all(|e| p.disagrees(&e.polarity))) {
                         push(

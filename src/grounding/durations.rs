@@ -98,10 +98,10 @@ static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid pattern")
 });
 
-/// "per two weeks" is a rate, and "the two months" refers back; neither is a
-/// fact of its own. (Checked on the words before the count.)
-static NOT_A_FACT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(per|pro|je|every|each|jede[nrsm]?|alle)\s*$").expect("valid pattern"));
+/// "per two weeks" is a rate, not a duration. ("every two years" and "alle
+/// zwei Jahre" are: a frequency the records must give.) Checked on the
+/// words before the count.
+static NOT_A_FACT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(per|pro|je)\s*$").expect("valid pattern"));
 
 fn number(word: &str) -> Option<f64> {
     word.parse::<f64>().ok().or_else(|| NUMBER_WORDS.iter().find(|(w, _)| *w == word).map(|(_, v)| *v))
@@ -173,6 +173,7 @@ mod tests {
         assert_eq!(read("at most three times the monthly cold rent"), [(3.0, Month)]);
         assert_eq!(read("zwölf Monate"), read("ein Jahr, also zwölf Monate"));
         assert_eq!(read("for twelve full months"), [(12.0, Month)]);
+        assert_eq!(read("allerdings nur alle zwei Jahre"), [(24.0, Month)]);
     }
 
     #[test]
@@ -181,8 +182,6 @@ mod tests {
             "240 EUR a month",
             "one year after moving in",
             "per month",
-            "alle zwei Jahre",
-            "every two weeks",
             "three equal monthly instalments",
             "HH-1001 has 3 rooms",
         ] {

@@ -25,7 +25,7 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free)\b|n't\b|n’t\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|forbidden|prohibited|banned)\b|n't\b|n’t\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -161,6 +161,7 @@ mod tests {
             "In B-2001 dürfen weder Hunde noch Katzen gehalten werden",
             "neither dogs nor cats are allowed",
             "Eine jährliche Abrechnung entfällt",
+            "Hunde sind in B-2001 verboten",
         ] {
             assert!(polarity(negated).negated, "{negated}");
         }
@@ -175,6 +176,7 @@ mod tests {
             "Ein Hamster ist ohne Weiteres erlaubt",
             "the deposit is returned without delay",
             "Ihre Katze ist dort kein Problem",
+            "Katzen sind dort nicht verboten",
             "dogs are not only allowed but welcome",
         ] {
             assert!(!polarity(plain).negated, "{plain}");

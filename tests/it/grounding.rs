@@ -217,6 +217,24 @@ fn scripts() -> Vec<Script> {
             faulty: "On top of the 1,650 EUR cold rent, the utilities for HH-1001 are an additional 240 EUR per month [HH-1001]. Hot water, however, is metered and charged separately.",
             kind: FindingKind::Unsupported,
         },
+        // What the landlord supposedly told the agency: no record says so.
+        Script {
+            inquiry: "Does the owner of HH-1003 negotiate?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1003"}))],
+            correct: "The advertised rent for HH-1003 is 3,100 EUR per month [HH-1003].",
+            faulty: "The advertised rent for HH-1003 is 3,100 EUR per month [HH-1003]. The owner mentioned to us that he is open to offers from families.",
+            kind: FindingKind::Unsupported,
+        },
+        // A guess presented as a sure outcome.
+        Script {
+            inquiry: "Can I bring my dog to HH-1001?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1001"}))],
+            correct: "For HH-1001, dogs and cats are possible on request, subject to the landlord's approval [HH-1001].",
+            faulty: "For HH-1001, dogs and cats are possible on request, subject to the landlord's approval [HH-1001]. Your dog will definitely be accepted.",
+            kind: FindingKind::Hedged,
+        },
         // A hand-off statement without a ticket.
         Script {
             inquiry: "How fast is the internet in M-3002?",
