@@ -432,8 +432,13 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     let evc = ev_clauses(evidence);
     let folded_passages: Vec<String> = evidence.passages.iter().map(|p| fold(&p.text)).collect();
     // Passages and the customer's words, folded like a sentence's `folded`.
-    let plain_sources: Vec<String> =
-        evidence.passages.iter().map(|p| plain(&p.text)).chain(customer.iter().map(|c| plain(c))).collect();
+    // Built on first need: most sentences name no place, time or status.
+    let plain_sources_cell: std::cell::OnceCell<Vec<String>> = std::cell::OnceCell::new();
+    let plain_sources = || {
+        plain_sources_cell.get_or_init(|| {
+            evidence.passages.iter().map(|p| plain(&p.text)).chain(customer.iter().map(|c| plain(c))).collect()
+        })
+    };
     let customer_terms: Vec<Term> = customer.iter().flat_map(|c| terms(c)).collect();
     let customer_text: String = customer.join(" ");
     let known: BTreeSet<String> = evidence.passages.iter().filter_map(|p| p.listing.clone()).collect();
@@ -452,13 +457,14 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         }
         let in_scope =
             |c: &&EvClause| c.listing.as_ref().is_none_or(|l| scope.is_empty() || scope.iter().any(|s| s == l));
+        let folded_clauses = clauses(&folded);
         let role = if verbatim(text, &folded_passages) { SentenceRole::Quote } else { role(&folded, s.question) };
         let mut findings = vec![];
         let mut push = |kind: FindingKind, reason: String, source: Option<String>| {
             findings.push(Finding { sentence: i + 1, text: text.to_owned(), kind, reason, source });
         };
         if role != SentenceRole::Question {
-            for (_, c) in clauses(&folded) {
+            for &(_, c) in &folded_clauses {
                 let p = polarity(c);
                 // "until Friday" limits a reservation, it does not make it conditional.
                 let unconditional = !(p.conditional && IF.is_match(c)) && !HOPE.is_match(c);
@@ -472,12 +478,12 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             }
         }
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
-            for (_, c) in clauses(&folded) {
+            for &(_, c) in &folded_clauses {
                 let p = polarity(c);
                 if p.negated || (p.conditional && IF.is_match(c)) {
                     continue;
                 }
-                if let Some(m) = PLACE.find_iter(c).find(|m| !plain_sources.iter().any(|e| e.contains(m.as_str()))) {
+                if let Some(m) = PLACE.find_iter(c).find(|m| !plain_sources().iter().any(|e| e.contains(m.as_str()))) {
                     push(
                         FindingKind::Unsupported,
                         format!("names a place the records do not (\"{}\")", m.as_str()),
@@ -486,7 +492,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     break;
                 }
             }
-            for (_, c) in clauses(&folded) {
+            for &(_, c) in &folded_clauses {
                 let p = polarity(c);
                 if p.conditional && IF.is_match(c) {
                     continue;
@@ -500,7 +506,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     break;
                 }
                 if let Some(m) =
-                    STATUS.find(c).filter(|m| !p.negated && !plain_sources.iter().any(|e| e.contains(m.as_str())))
+                    STATUS.find(c).filter(|m| !p.negated && !plain_sources().iter().any(|e| e.contains(m.as_str())))
                 {
                     push(
                         FindingKind::Unsupported,
@@ -515,7 +521,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 let said = |src: &String| {
                     TIME.captures_iter(src).any(|o| o.get(1).or_else(|| o.get(4)).is_some_and(|h| h.as_str() == hour))
                 };
-                if !plain_sources.iter().any(said) {
+                if !plain_sources().iter().any(said) {
                     push(
                         FindingKind::Unsupported,
                         format!("names a time no tool result or customer message has (\"{}\")", &m[0]),
@@ -525,7 +531,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 }
             }
             let unnamed =
-                STREET.find_iter(&body).find(|m| !plain_sources.iter().any(|e| e.contains(&plain(m.as_str()))));
+                STREET.find_iter(&body).find(|m| !plain_sources().iter().any(|e| e.contains(&plain(m.as_str()))));
             if let Some(m) = unnamed.filter(|_| !polarity(&folded).negated) {
                 push(FindingKind::Unsupported, format!("names a street the records do not (\"{}\")", m.as_str()), None);
             }
@@ -556,7 +562,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
                 // "no property XY-9999 …, so I can't tell you" states only absences; "it was a
                 // two-room flat that was let last month" asserts in one of its clauses.
-                let asserts = clauses(&folded).iter().any(|(_, c)| {
+                let asserts = folded_clauses.iter().any(|(_, c)| {
                     let cp = polarity(c);
                     terms(&CONTRACTION.replace_all(c, "")).len() >= 2
                         && !cp.negated
@@ -581,9 +587,13 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 if whole.included.is_some() && !whole.conditional {
                     let subject: Vec<Term> =
                         focus(&sentence_terms).into_iter().filter(|t| !t.iter().any(|w| GENERIC.contains(w))).collect();
-                    let in_scope_terms: Vec<Term> = evc.iter().filter(in_scope).flat_map(|e| e.terms.clone()).collect();
+                    let in_scope_vocabulary: BTreeSet<&str> = evc
+                        .iter()
+                        .filter(in_scope)
+                        .flat_map(|e| e.terms.iter().flatten().map(String::as_str))
+                        .collect();
                     if !subject.is_empty()
-                        && shared(&subject, &vocabulary(&in_scope_terms)) == 0
+                        && shared(&subject, &in_scope_vocabulary) == 0
                         && !customer_covers(&subject, &customer_terms)
                     {
                         push(
@@ -826,10 +836,11 @@ fn check_figures(
     }
     // A timeline the records do not have ("paid back within four weeks", "a
     // minimum of two years"): durations are figures too (issue #27).
-    let known =
-        evidence.passages.iter().flat_map(|p| durations(&p.text)).chain(durations(customer)).collect::<Vec<_>>();
-    for d in durations(body) {
-        if !evidence.passages.is_empty() && !super::durations::contains(&known, &d) {
+    let stated = durations(body);
+    if !stated.is_empty() && !evidence.passages.is_empty() {
+        let known: Vec<_> =
+            evidence.passages.iter().flat_map(|p| durations(&p.text)).chain(durations(customer)).collect();
+        for d in stated.iter().filter(|d| !super::durations::contains(&known, d)) {
             push(
                 FindingKind::Unsupported,
                 format!("the duration \"{}\" is in no tool result and no customer message", d.text),
