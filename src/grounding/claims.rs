@@ -116,6 +116,15 @@ static LANDLORD_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(has said|said|mentioned|told (us|me)|let us know|has indicated|indicated|hinted|hat (uns |mir )?(gesagt|erwahnt|mitgeteilt|wissen lassen|signalisiert|angedeutet)|sagte|meinte|erwahnte)\b")
         .expect("valid pattern")
 });
+/// A bullet's short label and its short value ("- Zusätzliche Nebenkosten:
+/// keine, …"): at most three words before the colon, at the start, and at
+/// most three after it.
+static LABEL_COLON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(\s*[-*•]?\s*[^\s,;.:]+(?:\s+[^\s,;.:]+){0,2}):(\s*[^\s,;.:]+(?:\s+[^\s,;.:]+){0,2}\s*(?:[,;.]\s|[,;.]?$))",
+    )
+    .expect("valid pattern")
+});
 /// Thanks and regrets inside a sentence ("Schade, dass …, aber danke für die
 /// Rückmeldung"): courtesy, not a fact.
 static THANKS: LazyLock<Regex> = LazyLock::new(|| {
@@ -213,6 +222,9 @@ struct EvClause {
 fn clauses(text: &str) -> Vec<(bool, &str)> {
     // Nothing inside parentheses breaks a clause ("(Provision, also Maklerprovision)").
     let masked = PARENS.replace_all(text, |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
+    // "Zusätzliche Nebenkosten: keine" is one statement: a colon before a
+    // value of at most three words does not break.
+    let masked = LABEL_COLON.replace(&masked, |c: &regex::Captures<'_>| format!("{} {}", &c[1], &c[2]));
     let mut out = vec![];
     let mut from = 0;
     let mut conclusive = false;
@@ -334,6 +346,11 @@ static GENERIC: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
         "comes",
         "kommt",
         "kommen",
+        "obendrauf",
+        "top",
+        "drauf",
+        "dazu",
+        "hinzu",
     ]
     .iter()
     .flat_map(|w| crate::retrieval::analyzer::analyze(w))
@@ -653,6 +670,13 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                                 && (!e.polarity.negated || p.negated || denial_meets(&e.clause, &ct))
                         })
                         .collect();
+                    // A record clause that says nothing of inclusion ("heated by gas
+                    // central heating") neither backs nor denies "billed directly".
+                    let same: Vec<&EvClause> = if p.included.is_some() {
+                        same.into_iter().filter(|e| e.polarity.included.is_some() || e.polarity.negated).collect()
+                    } else {
+                        same
+                    };
                     if let Some(first) = same.first().filter(|_| same.iter().all(|e| p.disagrees(&e.polarity))) {
                         push(
                             FindingKind::Contradicted,

@@ -112,7 +112,7 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
 /// problem" say yes, "not only … but" adds.
 static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel)\b",
+        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits)\b",
     )
     .expect("valid pattern")
 });

@@ -44,6 +44,50 @@ static SUPPOSES: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// Clause breaks for [`withdrawn`]: a comma or colon before a space, a
+/// semicolon, a dash, "but"/"aber" (never the comma inside "1,500").
+static CLAUSE_SPLIT: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"(?i)[,:]\s|;|\s[–—-]\s|\b(but|aber|sondern|whereas)\b").expect("valid pattern")
+});
+/// An item that calls an amount final or fixed.
+static FINAL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"\b(final|fixed|definite|definitive|binding|fest|festgelegt|endgultig|verbindlich)\b")
+        .expect("valid pattern")
+});
+/// Words that give an amount as an estimate.
+static ESTIMATED: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"\b(estimat\w*|about|approximately|roughly|around|circa|ca|rund|etwa|ungefahr|provisional\w*|vorlaufig\w*|voraussichtlich\w*|not (yet )?(final|fixed|settled|binding)|noch nicht (final|endgultig|fest|festgelegt|verbindlich)|ballpark|geschatzt\w*|schatzung\w*|(can|may|could) (still )?change|kann sich (noch )?andern)\b")
+        .expect("valid pattern")
+});
+
+/// Whether a sentence that shares a `must_not` statement's words takes it
+/// back: the statement calls an amount final and the sentence gives it as an
+/// estimate, or every figure of the statement sits in a negated clause of the
+/// sentence ("1,650 EUR, not the 1,500 EUR I mentioned" repeats no 1,500 EUR).
+fn withdrawn(statement: &str, sentence: &Sentence) -> bool {
+    let text = crate::fold::plain(&sentence.text);
+    if FINAL.is_match(&crate::fold::plain(statement)) && ESTIMATED.is_match(&text) {
+        return true;
+    }
+    let wanted = crate::grounding::numbers::figures(statement);
+    if wanted.is_empty() {
+        return false;
+    }
+    // Clause breaks that leave "1,500" whole.
+    let spans: Vec<&str> = CLAUSE_SPLIT.split(&sentence.text).collect();
+    wanted.iter().all(|f| {
+        let holding: Vec<&&str> = spans
+            .iter()
+            .filter(|c| {
+                crate::grounding::numbers::figures(c)
+                    .iter()
+                    .any(|g| g.kind == f.kind && crate::grounding::numbers::same_value(g.value, f.value))
+            })
+            .collect();
+        !holding.is_empty() && holding.iter().all(|c| crate::grounding::polarity::polarity(c).negated)
+    })
+}
+
 /// Clause ranges where a (not negated) `must_not` pattern hits in a sentence.
 fn forbidden_clauses(sentence: &Sentence, forbidden: &[&Regex]) -> Vec<std::ops::Range<usize>> {
     forbidden
@@ -233,16 +277,23 @@ impl RuleJudge {
                     // happy to look for alternatives that come with a lift").
                     let m = best_match(&ItemMeaning::new(&item.text), &asserted);
                     match m {
-                        Some(m) if m.similarity >= MUST_NOT_STATED && m.polarity_agrees && m.figures_agree => g.decide(
-                            false,
-                            "meaning",
-                            format!(
-                                "stated: matched by meaning in sentence {}, similarity {:.2}, polarity agrees: {}",
-                                m.sentence + 1,
-                                m.similarity,
-                                excerpt(&unquoted[m.sentence].text)
-                            ),
-                        ),
+                        Some(m)
+                            if m.similarity >= MUST_NOT_STATED
+                                && m.polarity_agrees
+                                && m.figures_agree
+                                && !withdrawn(&item.text, &asserted[m.sentence]) =>
+                        {
+                            g.decide(
+                                false,
+                                "meaning",
+                                format!(
+                                    "stated: matched by meaning in sentence {}, similarity {:.2}, polarity agrees: {}",
+                                    m.sentence + 1,
+                                    m.similarity,
+                                    excerpt(&unquoted[m.sentence].text)
+                                ),
+                            )
+                        }
                         Some(m) => g.decide(
                             true,
                             "meaning",
