@@ -53,6 +53,14 @@ static BREAK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[;:.!?\[\]]|,\s|\s[–—-]\s|\b(and|und|but|aber|while|whereas|plus)\b").expect("valid pattern")
 });
 
+/// Words that make the cost word after them the amount a figure is added
+/// to, not the figure's own kind ("on top of the cold rent", "zusätzlich
+/// zur Kaltmiete"); matched at the end of the text before the cost word.
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(on top of|in addition to|besides|beside|apart from|as well as|zusatzlich zu[rm]?|neben|zur|zu der|zum|uber)\s+(the |your |der |die |dem |den |ihre[rnm]? )?(monthly |current |advertised |monatlichen |aktuellen )?$")
+        .expect("valid pattern")
+});
+
 /// The cost kinds each figure of `text` is given: every cost word goes to
 /// the nearest figure of its clause (by byte distance). Returns (figure,
 /// kinds) in order.
@@ -77,6 +85,10 @@ pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
         let mut kinds: Vec<Vec<&'static str>> = vec![vec![]; figs.len()];
         for (name, re) in KINDS.iter() {
             for m in re.find_iter(piece) {
+                // "240 EUR on top of the cold rent": the rent is what the figure is added to.
+                if REFERENCE.is_match(&piece[..m.start()]) {
+                    continue;
+                }
                 let mid = (m.start() + m.end()) / 2;
                 if let Some((i, _)) = figs.iter().enumerate().min_by_key(|(_, (at, _))| at.abs_diff(mid)) {
                     if !kinds[i].contains(name) {

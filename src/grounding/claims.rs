@@ -63,7 +63,7 @@ static BRACKETS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[[^\]\n]{1,300
 static LISTING_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[A-Z]{1,2}-\d{4}\b").expect("valid pattern"));
 
 static COURTESY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(hello|hi|hey|dear|good (morning|afternoon|evening)|thanks?|thank you|many thanks|kind regards|best( regards| wishes)?|regards|hallo|guten (tag|morgen|abend)|sehr geehrte\w*|liebe\w*|vielen dank|danke\w*|mit freundlichen|viele grusse|beste grusse|freundliche grusse|of course|certainly|sure|absolutely|gern|gerne|sehr gerne?|selbstverstandlich|klar|no problem|kein problem|great|happy to help|ja|yes|nein|no|leider nicht|unfortunately not|okay|ok)\b[^.!?]{0,40}[.!?]?$")
+    Regex::new(r"^(hello|hi|hey|dear|good (morning|afternoon|evening)|thanks?|thank you|many thanks|kind regards|best( regards| wishes)?|regards|hallo|guten (tag|morgen|abend)|sehr geehrte\w*|liebe\w*|vielen dank|danke\w*|mit freundlichen|viele grusse|beste grusse|freundliche grusse|einen schonen tag|schonen tag|have a (nice|good|great|lovely) (day|weekend|evening)|alles gute|viel erfolg|good luck|best of luck|of course|certainly|sure|absolutely|gern|gerne|sehr gerne?|selbstverstandlich|klar|no problem|kein problem|great|happy to help|ja|yes|nein|no|leider nicht|unfortunately not|okay|ok)\b[^.!?]{0,40}[.!?]?$")
         .expect("valid pattern")
 });
 static OFFER: LazyLock<Regex> = LazyLock::new(|| {
@@ -75,7 +75,7 @@ static HANDOFF: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static SELF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to|here for|only here)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen|^(i|we)('m| am| are|'re) (only |just )?(the|an|a|your) (\w+ ){0,3}(assistant|chatbot|bot|service)\b|\b(my|our) (help|assistance|remit|role|scope|focus|knowledge|answers?) (is|are) (limited|restricted|confined)|\b(mein|unser)\w* (aufgabe|zustandigkeit|bereich|wissen|hilfe)\w* (ist|sind|liegt|beschrankt)")
+    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to|here for|only here)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen|\bwhat (i|we) can (do|help with)\b|\bwas ich (fur sie )?(tun|machen) kann\b|\bda muss ich (leider )?passen\b|^(i|we)('m| am| are|'re) (only |just )?(the|an|a|your) (\w+ ){0,3}(assistant|chatbot|bot|service)\b|\b(my|our) (help|assistance|remit|role|scope|focus|knowledge|answers?) (is|are) (limited|restricted|confined)|\b(mein|unser)\w* (aufgabe|zustandigkeit|bereich|wissen|hilfe)\w* (ist|sind|liegt|beschrankt)")
         .expect("valid pattern")
 });
 static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -150,6 +150,14 @@ fn denial_meets(clause: &str, other: &[Term]) -> bool {
         DENIED_NOUN.captures_iter(&plain(clause)).flat_map(|c| terms(c.get(2).map_or("", |m| m.as_str()))).collect();
     targets.is_empty() || shared(&targets, &vocabulary(other)) > 0
 }
+/// A conclusion drawn inside a clause ("Ihre Katze dürfen Sie also
+/// mitbringen", "you can therefore bring her"): the clause states its own
+/// yes, and a condition earlier in the sentence does not carry into it.
+/// (English "also" means "too", so only the German word order counts.)
+static CONCLUDES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(therefore|thus|hence|daher|deshalb|darum|folglich)\b|\b(durfen|konnen|mussen|darf|kann) sie\b.{0,40}\balso\b|\bsie (durfen|konnen|mussen)\b.{0,40}\balso\b")
+        .expect("valid pattern")
+});
 /// A hope is no promise ("fingers crossed Tuesday works for them too").
 static HOPE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(hopefully|fingers crossed|with (any )?luck|i hope|we hope|hoffentlich|ich hoffe|wir hoffen|mit etwas gluck)\b").expect("valid pattern")
@@ -171,7 +179,7 @@ static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
 /// An inclusion verb whose object is a pronoun: what is included is named
 /// elsewhere, so the clause's own terms do not say what it is about.
 static PRONOUN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(cover|covers|covered|include|includes|included|takes? care of|deckt|decken|enthalt|enthalten|beinhaltet|abgedeckt)\s+(it|them|this|that|sie|es|das|diese|dies)\b|\b(sie|es|das|dies)\s+(ist|sind)\s+(schon |bereits |auch )?(darin |da )?(enthalten|abgedeckt|inbegriffen|drin)\b")
+    Regex::new(r"\b(cover|covers|covered|include|includes|included|takes? care of|deckt|decken|enthalt|enthalten|beinhaltet|abgedeckt)\s+(it|them|this|that|sie|es|das|diese|dies)\b|\b(sie|es|das|dies)\s+(ist|sind)\s+(schon |bereits |auch )?(darin |da )?(enthalten|abgedeckt|inbegriffen|drin)\b|\b(that|it|this)('s| is| are)\s+(already |also )?(covered|included|part of)\b")
         .expect("valid pattern")
 });
 /// Words that make a clause a condition ("if you like, we can book …");
@@ -182,7 +190,7 @@ static IF: LazyLock<Regex> =
 /// Hedges a reply may not add on its own (the evidence-side list above also
 /// has the records' own estimate words).
 static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b((you'll|you will|will) definitely|definitely (be able|get|work)|bound to (work|agree|accept)|won't be a problem|will be no problem|your (plan|offer) (would|will) work|wird (er|sie|der vermieter|die vermieterin|das) (sicher|bestimmt|kaum|garantiert)|(sicher|bestimmt|garantiert) (zustimmen|klappen|akzeptieren|annehmen)|kaum (ablehnen|widersprechen)|(fest|sicher|getrost) (mit|damit) (\w+ )?(planen|rechnen)|mit (dieser|diesem|der|dem) (miete|preis|betrag|summe) rechnen|rarely|seldom|in practice|in der praxis|selten|(good|high|fair) chances?|chances (look|are) (good|high)|gute chancen|(safely|comfortably|ruhig|getrost|bedenkenlos) (budget|plan|planen|rechnen|kalkulieren|assume|count)|voraussichtlich|expected to|depends on|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
+    Regex::new(r"\b(will (surely |certainly |definitely )?be (approved|accepted|granted)|wird (sicher |bestimmt |garantiert )?(genehmigt|akzeptiert|angenommen|bewilligt)|(you'll|you will|will) definitely|definitely (be able|get|work)|bound to (work|agree|accept)|won't be a problem|will be no problem|your (plan|offer) (would|will) work|wird (er|sie|der vermieter|die vermieterin|das) (sicher|bestimmt|kaum|garantiert)|(sicher|bestimmt|garantiert) (zustimmen|klappen|akzeptieren|annehmen)|kaum (ablehnen|widersprechen)|(fest|sicher|getrost) (mit|damit) (\w+ )?(planen|rechnen)|mit (dieser|diesem|der|dem) (miete|preis|betrag|summe) rechnen|rarely|seldom|in practice|in der praxis|selten|(good|high|fair) chances?|chances (look|are) (good|high)|gute chancen|(safely|comfortably|ruhig|getrost|bedenkenlos) (budget|plan|planen|rechnen|kalkulieren|assume|count)|voraussichtlich|expected to|depends on|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
         .expect("valid pattern")
 });
 
@@ -198,7 +206,7 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// A finite verb or auxiliary (English and German): a clause with one
 /// asserts something; a list item without one only names a thing.
 static VERB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(is|are|was|were|be|been|has|have|had|can|could|may|must|will|does|do|did|pays?|costs?|includes?|lies|ist|sind|war|waren|wird|werden|wurde|wurden|hat|haben|hatte|kann|konnen|darf|durfen|muss|mussen|soll|gilt|gelten|zahlt|zahlen|kostet|kosten|liegt|steht|gibt|\w+ed)\b")
+    Regex::new(r"\b(untersagt|verboten|forbidden|prohibited|banned|erlaubt|gestattet|is|are|was|were|be|been|has|have|had|can|could|may|must|will|does|do|did|pays?|costs?|includes?|lies|ist|sind|war|waren|wird|werden|wurde|wurden|hat|haben|hatte|kann|konnen|darf|durfen|muss|mussen|soll|gilt|gelten|zahlt|zahlen|kostet|kosten|liegt|steht|gibt|\w+ed)\b")
         .expect("valid pattern")
 });
 
@@ -691,6 +699,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         continue;
                     }
                     // A yes that drops the records' condition, or adds one they do not have.
+                    let conclusive = conclusive || CONCLUDES.is_match(&plain(c));
                     let qualified = p.qualified || (!conclusive && sentence_qualified);
                     if !qualified && same.iter().all(|e| e.polarity.qualified && !e.polarity.negated) {
                         push(

@@ -36,6 +36,18 @@ static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(extra|additional\w*|on top|on its own|separate\w*|directly|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|separat\w*|gesondert\w*|direkt|obendrauf|for an extra)\b")
         .expect("valid pattern")
 });
+/// The words of [`EXTRA`] that say "costs more" on their own.
+static EXTRA_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(extra|additional\w*|on top|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|obendrauf|for an extra|eigene[nrms]? (vertrag|vertrage|vertragen|rechnung|abrechnung)|(your|their) own (contract|contracts|bill|account)|separate (contract|contracts|bill))\b",
+    )
+    .expect("valid pattern")
+});
+/// Words of cost and billing (German compounds by their parts).
+static COST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(costs?|price|rent|pay|paid|pays|payable|bill\w*|charg\w*|fees?|eur|euro|invoic\w*|utilities|supplier)\b|kosten|miete|zahl|rechn|gebuhr|versorger|eur\b")
+        .expect("valid pattern")
+});
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(if|whether|unless|until|once|wenn|falls|ob|sobald|bis)\b").expect("valid pattern")
 });
@@ -125,7 +137,9 @@ fn read_polarity(clause: &str) -> Polarity {
     // "no longer" and "nicht mehr" are one negation, as is "no … nor".
     let negated = negations % 2 == 1;
     let inc = INCLUDED.is_match(&f);
-    let ext = EXTRA.is_match(&f);
+    // "separately", "directly", "gesondert" speak of a cost only beside a
+    // cost word ("billed separately"); "decides each request separately" does not.
+    let ext = EXTRA_PLAIN.is_match(&f) || (EXTRA.is_match(&f) && COST.is_match(&f));
     let included = match (inc, ext) {
         (true, false) => Some(!negated),
         (false, true) => Some(negated),

@@ -88,6 +88,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("wohnungsgeberbestatigung", &["confirmation residence"]),
     ("anmeldung", &["registration", "anmeldung"]),
     ("heizung", &["heating"]),
+    ("heizkosten", &["heating"]),
     ("heat", &["heating"]),
     ("heated", &["heating"]),
     ("nebenkosten", &["utilities"]),
