@@ -255,6 +255,14 @@ fn clauses(text: &str) -> Vec<(bool, &str)> {
     out.into_iter().map(|(c, t)| (c, t.trim())).filter(|(_, t)| !t.is_empty()).collect()
 }
 
+/// A record clause that says what another text tells ("The listing states
+/// which costs are included"): it names a topic and states no polarity of
+/// its own.
+static META_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(states|says|shows|lists|tells you|explains|gibt an|nennt|zeigt)\b.{0,20}\b(which|whether|what|how|welche\w*|ob|was|wie)\b")
+        .expect("valid pattern")
+});
+
 fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
     let mut out = vec![];
     for p in &evidence.passages {
@@ -271,6 +279,9 @@ fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
             let whole = (listed && polarity(&PARENS.replace_all(&sentence, " ")).included.is_none())
                 .then_some((false, sentence.as_str()));
             for (_, c) in parts.into_iter().chain(whole) {
+                if META_CLAUSE.is_match(&plain(c)) {
+                    continue;
+                }
                 let t = terms(c);
                 // One word split off a list ("Dogs | and cats are possible on
                 // request") states nothing; the whole sentence reads it.
@@ -611,7 +622,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 let whole = polarity(&PARENS.replace_all(&folded, " "));
                 if whole.included.is_some() && !whole.conditional {
                     let subject: Vec<Term> =
-                        focus(&sentence_terms).into_iter().filter(|t| !t.iter().any(|w| GENERIC.contains(w))).collect();
+                        focus(&sentence_terms).into_iter().filter(|t| !GENERIC.contains(&t[0])).collect();
                     let in_scope_vocabulary: BTreeSet<&str> = evc
                         .iter()
                         .filter(in_scope)
@@ -685,7 +696,14 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     } else {
                         same
                     };
-                    if let Some(first) = same.first().filter(|_| same.iter().all(|e| p.disagrees(&e.polarity))) {
+                    // A general policy clause gives way to the listing's own record on the
+                    // same topic ("Pauschalmiete: nothing on top" against "tenants pay
+                    // utilities as a monthly advance").
+                    let general_only = same.iter().all(|e| e.listing.is_none())
+                        && related.iter().any(|e| e.listing.is_some() && !scope.is_empty());
+                    if let Some(first) =
+                        same.first().filter(|_| !general_only && same.iter().all(|e| p.disagrees(&e.polarity)))
+                    {
                         push(
                             FindingKind::Contradicted,
                             format!("“{}” says the opposite of [{}]: “{}”", c.trim(), first.source, first.clause),
