@@ -75,7 +75,7 @@ static HANDOFF: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static SELF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to|here for|only here)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen|\bwhat (i|we) can (do|help with)\b|\bwas ich (fur sie )?(tun|machen) kann\b|\bda muss ich (leider )?passen\b|^(i|we)('m| am| are|'re) (only |just )?(the|an|a|your) (\w+ ){0,3}(assistant|chatbot|bot|service)\b|\b(my|our) (help|assistance|remit|role|scope|focus|knowledge|answers?) (is|are) (limited|restricted|confined)|\b(mein|unser)\w* (aufgabe|zustandigkeit|bereich|wissen|hilfe)\w* (ist|sind|liegt|beschrankt)")
+    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to|here for|only here)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(bin|kann|darf|helfe) ich\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen|\bwhat (i|we) can (do|help with)\b|\bwas ich (fur sie )?(tun|machen) kann\b|\bda muss ich (leider )?passen\b|^(i|we)('m| am| are|'re) (only |just )?(the|an|a|your) (\w+ ){0,3}(assistant|chatbot|bot|service)\b|\b(my|our) (help|assistance|remit|role|scope|focus|knowledge|answers?) (is|are) (limited|restricted|confined)|\b(mein|unser)\w* (aufgabe|zustandigkeit|bereich|wissen|hilfe)\w* (ist|sind|liegt|beschrankt)")
         .expect("valid pattern")
 });
 static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -93,7 +93,7 @@ static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
 /// connection technology ("fibre", "VDSL", "250 Mbit"). Each is the model's
 /// own knowledge, however plausible. Stellplatz and Straßenbahn are not places.
 static PLACE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(ausnahme\w*|exceptions?|surcharges?|zuschlag\w*|aufschlag\w*|bearbeitungsgebuhr\w*|processing fee|admin(istration)? fee|glasfaser\w*|fibre|fiber|ftth|vdsl|dsl|\d+ ?mbit\w*|gigabit\w*|kabelanschluss|restaurants?|bakery|bakeries|cafes?|pubs?|bistros?|supermarkets?|kindergartens?|schools?|playgrounds?|gyms?|kneipen?|backerei\w*|supermarkt\w*|kitas?|schulen?|spielplatze?|biergarten|u-bahn\w*|s-bahn\w*|bus stops?|bushaltestellen?|tram stops?)\b")
+    Regex::new(r"\b(ausnahme\w*|exceptions?|surcharges?|zuschlag\w*|bearbeitungsgebuhr\w*|processing fee|admin(istration)? fee|glasfaser\w*|fibre|fiber|ftth|vdsl|dsl|\d+ ?mbit\w*|gigabit\w*|kabelanschluss|restaurants?|bakery|bakeries|cafes?|pubs?|bistros?|supermarkets?|kindergartens?|schools?|playgrounds?|gyms?|kneipen?|backerei\w*|supermarkt\w*|kitas?|schulen?|spielplatze?|biergarten|u-bahn\w*|s-bahn\w*|bus stops?|bushaltestellen?|tram stops?)\b")
         .expect("valid pattern")
 });
 /// A street by its name, on the original text: "Venloer Straße",
@@ -120,10 +120,8 @@ static LANDLORD_SAID: LazyLock<Regex> = LazyLock::new(|| {
 /// keine, …"): at most three words before the colon, at the start, and at
 /// most three after it.
 static LABEL_COLON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"^(\s*[-*•]?\s*[^\s,;.:]+(?:\s+[^\s,;.:]+){0,2}):(\s*[^\s,;.:]+(?:\s+[^\s,;.:]+){0,2}\s*(?:[,;.]\s|[,;.]?$))",
-    )
-    .expect("valid pattern")
+    Regex::new(r"^(\s*[-*•]?\s*(?:\*\*)?[^\s,;.:*]+(?:\s+[^\s,;.:*]+){0,2}(?:\*\*)?):(\s*(?:\*\*)?)")
+        .expect("valid pattern")
 });
 /// Thanks and regrets inside a sentence ("Schade, dass …, aber danke für die
 /// Rückmeldung"): courtesy, not a fact.
@@ -158,6 +156,11 @@ static CONCLUDES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(therefore|thus|hence|daher|deshalb|darum|folglich)\b|\b(durfen|konnen|mussen|darf|kann) sie\b.{0,40}\balso\b|\bsie (durfen|konnen|mussen)\b.{0,40}\balso\b")
         .expect("valid pattern")
 });
+/// "dürfte … nicht": the subjunctive of a permission, denied.
+static MAY_NOT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bdurften? (\w+ ){0,3}(nicht|keine?\w*)\b").expect("valid pattern"));
+/// The hedges that name who decides ("depends on", "hängt … ab").
+static DEPENDS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(depends on|hangt)").expect("valid pattern"));
 /// A hope is no promise ("fingers crossed Tuesday works for them too").
 static HOPE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(hopefully|fingers crossed|with (any )?luck|i hope|we hope|hoffentlich|ich hoffe|wir hoffen|mit etwas gluck)\b").expect("valid pattern")
@@ -190,7 +193,7 @@ static IF: LazyLock<Regex> =
 /// Hedges a reply may not add on its own (the evidence-side list above also
 /// has the records' own estimate words).
 static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(will (surely |certainly |definitely )?be (approved|accepted|granted)|wird (sicher |bestimmt |garantiert )?(genehmigt|akzeptiert|angenommen|bewilligt)|(you'll|you will|will) definitely|definitely (be able|get|work)|bound to (work|agree|accept)|won't be a problem|will be no problem|your (plan|offer) (would|will) work|wird (er|sie|der vermieter|die vermieterin|das) (sicher|bestimmt|kaum|garantiert)|(sicher|bestimmt|garantiert) (zustimmen|klappen|akzeptieren|annehmen)|kaum (ablehnen|widersprechen)|(fest|sicher|getrost) (mit|damit) (\w+ )?(planen|rechnen)|mit (dieser|diesem|der|dem) (miete|preis|betrag|summe) rechnen|rarely|seldom|in practice|in der praxis|selten|(good|high|fair) chances?|chances (look|are) (good|high)|gute chancen|(safely|comfortably|ruhig|getrost|bedenkenlos) (budget|plan|planen|rechnen|kalkulieren|assume|count)|voraussichtlich|expected to|depends on|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
+    Regex::new(r"\b(will (surely |certainly |definitely )?be (approved|accepted|granted)|wird (sicher |bestimmt |garantiert )?(genehmigt|akzeptiert|angenommen|bewilligt)|(you'll|you will|will) definitely|definitely (be able|get|work)|bound to (work|agree|accept)|won't be a problem|will be no problem|your (plan|offer) (would|will) work|wird (er|sie|der vermieter|die vermieterin|das) (sicher|bestimmt|kaum|garantiert)|(sicher|bestimmt|garantiert) (zustimmen|klappen|akzeptieren|annehmen)|kaum (ablehnen|widersprechen)|(fest|sicher|getrost) (mit|damit) (\w+ )?(planen|rechnen)|mit (dieser|diesem|der|dem) (miete|preis|betrag|summe) rechnen|rarely|seldom|in practice|in der praxis|selten|(good|high|fair) chances?|chances (look|are) (good|high)|gute chancen|(safely|comfortably|ruhig|getrost|bedenkenlos) (budget|plan|planen|rechnen|kalkulieren|assume|count)|voraussichtlich|expected to|depends on|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durften?|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall)\b")
         .expect("valid pattern")
 });
 
@@ -366,6 +369,17 @@ static GENERIC: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
         "kommt",
         "kommen",
         "obendrauf",
+        "rechnen",
+        "einrechnen",
+        "einplanen",
+        "planen",
+        "plan",
+        "budget",
+        "kalkulation",
+        "monatlich",
+        "monthly",
+        "warm",
+        "drin",
         "top",
         "drauf",
         "dazu",
@@ -582,8 +596,18 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         let sentence_terms = terms(&body);
         let mut support: Option<String> = None;
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
-            if let Some(h) = REPLY_HEDGE.find(&folded) {
-                let backed = evc.iter().filter(in_scope).any(|c| c.hedged && about_same(&sentence_terms, &c.terms));
+            // "Ihre Katze dürfte also nicht mit einziehen" is a permission denied, not a guess.
+            let hedge =
+                REPLY_HEDGE.find(&folded).filter(|h| !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded)));
+            if let Some(h) = hedge {
+                // "That depends on the landlord" restates a record that leaves the decision open.
+                let open = DEPENDS.is_match(h.as_str())
+                    && evc
+                        .iter()
+                        .filter(in_scope)
+                        .any(|c| c.polarity.qualified && about_same(&sentence_terms, &c.terms));
+                let backed =
+                    open || evc.iter().filter(in_scope).any(|c| c.hedged && about_same(&sentence_terms, &c.terms));
                 if !backed {
                     push(FindingKind::Hedged, format!("turns the records into a guess (\"{}\")", h.as_str()), None);
                 }
@@ -696,11 +720,12 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     } else {
                         same
                     };
-                    // A general policy clause gives way to the listing's own record on the
-                    // same topic ("Pauschalmiete: nothing on top" against "tenants pay
-                    // utilities as a monthly advance").
+                    // A general policy clause gives way to the listing's own record when
+                    // that record, on the same topic, says what the reply says.
                     let general_only = same.iter().all(|e| e.listing.is_none())
-                        && related.iter().any(|e| e.listing.is_some() && !scope.is_empty());
+                        && related
+                            .iter()
+                            .any(|e| e.listing.is_some() && !scope.is_empty() && !p.disagrees(&e.polarity));
                     if let Some(first) =
                         same.first().filter(|_| !general_only && same.iter().all(|e| p.disagrees(&e.polarity)))
                     {
