@@ -9,7 +9,9 @@
 //! - [`text`]: a reply's own words, sentences, clauses, negation scope and citations;
 //! - [`terms`]: content terms comparable across German and English;
 //! - [`polarity`]: negation, inclusion and conditions of a clause;
-//! - `claims`: the sentence-by-sentence check ([`check`]).
+//! - `claims`: the sentence-by-sentence check ([`check`]), with `wording` (clause splitting and the
+//!   word lists of roles, commitments, hedges, places, times and statuses) and `figure_checks`
+//!   (figures, durations, years, floors and room counts of a claim).
 //!
 //! This module imports nothing of `agent` or `eval`.
 
@@ -18,10 +20,12 @@ mod claims;
 pub mod counts;
 pub mod durations;
 pub mod evidence;
+mod figure_checks;
 pub mod numbers;
 pub mod polarity;
 pub mod terms;
 pub mod text;
+mod wording;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,161 @@
+//! The figure checks of a claim sentence: prices, areas and percentages
+//! (in the evidence, bound to the right listing and cost kind, with the
+//! records' period, not an estimate presented as final, in the cited
+//! source), durations and years, and floors and room counts against the
+//! listing's fields.
+
+use super::durations::durations;
+use super::evidence::Evidence;
+use super::numbers::{figures, years, FigureKind};
+use super::polarity::polarity;
+use super::text::citations;
+use super::wording::{clauses, ESTIMATE};
+use super::FindingKind;
+use crate::fold::plain;
+
+fn floor(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Floors and room counts against the fields of the listings in scope: a
+/// floor or room count no listing in scope has is a number attached to the
+/// wrong thing ("on the ground floor" where the record says floor 2).
+pub(super) fn check_counts(
+    body: &str,
+    scope: &[String],
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let field = |key: &str| -> Vec<(f64, String)> {
+        evidence
+            .passages
+            .iter()
+            .filter(|p| p.source.rsplit_once('.').is_some_and(|(_, k)| k == key))
+            .filter(|p| p.listing.as_ref().is_some_and(|l| scope.is_empty() || scope.contains(l)))
+            .filter_map(|p| {
+                let n = p.text.split_whitespace().find_map(|w| w.parse::<f64>().ok())?;
+                Some((n, p.source.clone()))
+            })
+            .collect()
+    };
+    let (floor_fields, room_fields) = (field("floor"), field("rooms"));
+    for (_, c) in clauses(body) {
+        if polarity(c).negated {
+            continue;
+        }
+        let stated = super::counts::floors(c)
+            .into_iter()
+            .map(|(n, t)| (n as f64, t, &floor_fields, "floor"))
+            .chain(super::counts::rooms(c).into_iter().map(|(n, t)| (n, t, &room_fields, "rooms")));
+        for (n, text, fields, what) in stated {
+            if let Some((v, source)) = fields.first().filter(|_| !fields.iter().any(|(v, _)| (v - n).abs() < 1e-9)) {
+                let record = if what == "floor" { format!("floor {v}") } else { format!("{v} rooms") };
+                push(
+                    FindingKind::Contradicted,
+                    format!("\"{text}\" does not match the record [{source}]: {record}"),
+                    Some(source.clone()),
+                );
+                return;
+            }
+        }
+    }
+}
+
+pub(super) fn check_figures(
+    text: &str,
+    body: &str,
+    named: &[String],
+    evidence: &Evidence,
+    customer: &str,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let cited = citations(text);
+    let mut kinds = super::binding::figure_kinds(body);
+    for f in figures(body) {
+        let at = kinds.iter().position(|(k, _)| k.kind == f.kind && super::numbers::same_value(k.value, f.value));
+        let own_kinds = at.map(|i| kinds.remove(i).1).unwrap_or_default();
+        if evidence.user_wrote(f.value) {
+            continue;
+        }
+        if let Some((reason, source)) = super::binding::misbinding(&f, &own_kinds, named, evidence) {
+            push(FindingKind::Contradicted, reason, source);
+            continue;
+        }
+        if !evidence.tool_supports(&f) {
+            push(
+                FindingKind::Unsupported,
+                format!("the figure \"{}\" is in no tool result and no customer message", f.text),
+                None,
+            );
+            continue;
+        }
+        if let Some(p) = f.period {
+            let periods: Vec<_> = evidence.matching_figures(&f).filter_map(|e| e.figure.period).collect();
+            if !periods.is_empty() && !periods.contains(&p) {
+                push(
+                    FindingKind::Contradicted,
+                    format!("\"{}\" is {} in the records, not {}", f.text, periods[0].as_str(), p.as_str()),
+                    evidence.matching_figures(&f).next().map(|e| e.source.clone()),
+                );
+                continue;
+            }
+        }
+        if f.kind == FigureKind::Price && !ESTIMATE.is_match(&plain(body)) {
+            let estimated: Vec<&str> = evidence
+                .matching_figures(&f)
+                .filter_map(|e| {
+                    let p = evidence.passages.iter().find(|p| p.source == e.source)?;
+                    let at = p.text.find(&e.figure.text)?;
+                    let window =
+                        &p.text[floor(&p.text, at.saturating_sub(80))..ceil(&p.text, at + e.figure.text.len() + 80)];
+                    Some(window).filter(|w| ESTIMATE.is_match(&plain(w)))
+                })
+                .collect();
+            if !estimated.is_empty() && estimated.len() == evidence.matching_figures(&f).count() {
+                push(
+                    FindingKind::Contradicted,
+                    format!("presents \"{}\" as final; the records give it as an estimate", f.text),
+                    evidence.matching_figures(&f).next().map(|e| e.source.clone()),
+                );
+                continue;
+            }
+        }
+        if !cited.is_empty() && !cited.iter().any(|c| evidence.cited_source_has(c, &f)) {
+            push(
+                FindingKind::Unsupported,
+                format!("the figure \"{}\" is not in the cited source [{}]", f.text, cited.join(", ")),
+                None,
+            );
+        }
+    }
+    // A timeline the records do not have ("paid back within four weeks", "a
+    // minimum of two years"): durations are figures too (issue #27).
+    let stated = durations(body);
+    if !stated.is_empty() && !evidence.passages.is_empty() {
+        let known: Vec<_> =
+            evidence.passages.iter().flat_map(|p| durations(&p.text)).chain(durations(customer)).collect();
+        for d in stated.iter().filter(|d| !super::durations::contains(&known, d)) {
+            push(
+                FindingKind::Unsupported,
+                format!("the duration \"{}\" is in no tool result and no customer message", d.text),
+                None,
+            );
+        }
+    }
+    for y in years(body) {
+        if !evidence.has_year(y) && !customer.contains(&y.to_string()) && !evidence.passages.is_empty() {
+            push(FindingKind::Unsupported, format!("the year {y} is in no tool result"), None);
+        }
+    }
+}
