@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::numbers::{number_word, NUMBER_WORDS};
 use crate::fold::plain;
 
 const ORDINALS: &[(&str, i64)] = &[
@@ -34,21 +35,6 @@ const ORDINALS: &[(&str, i64)] = &[
     ("zehnte", 10),
 ];
 
-const CARDINALS: &[(&str, f64)] = &[
-    ("two", 2.0),
-    ("three", 3.0),
-    ("four", 4.0),
-    ("five", 5.0),
-    ("six", 6.0),
-    ("seven", 7.0),
-    ("zwei", 2.0),
-    ("drei", 3.0),
-    ("vier", 4.0),
-    ("funf", 5.0),
-    ("sechs", 6.0),
-    ("sieben", 7.0),
-];
-
 static FLOOR: LazyLock<Regex> = LazyLock::new(|| {
     let ord = ORDINALS.iter().map(|(w, _)| *w).collect::<Vec<_>>().join("|");
     Regex::new(&format!(
@@ -58,7 +44,8 @@ static FLOOR: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static ROOMS: LazyLock<Regex> = LazyLock::new(|| {
-    let card = CARDINALS.iter().map(|(w, _)| *w).collect::<Vec<_>>().join("|");
+    // From two on: "a room for your bicycle" and "ein Zimmer" count nothing.
+    let card = NUMBER_WORDS.iter().filter(|(_, v)| *v >= 2.0).map(|(w, _)| *w).collect::<Vec<_>>().join("|");
     Regex::new(&format!(r"\b(?P<n>\d(?:[.,]5)?|{card})(?:[- ]?(?:room|rooms|zimmer)\b|zimmer\w*)"))
         .expect("valid pattern")
 });
@@ -91,11 +78,7 @@ pub fn rooms(text: &str) -> Vec<(f64, String)> {
         .filter_map(|c| {
             let whole = c.get(0)?.as_str().to_owned();
             let n = c.name("n")?.as_str();
-            let v = n
-                .replace(',', ".")
-                .parse::<f64>()
-                .ok()
-                .or_else(|| CARDINALS.iter().find(|(w, _)| *w == n).map(|(_, v)| *v))?;
+            let v = n.replace(',', ".").parse::<f64>().ok().or_else(|| number_word(n))?;
             Some((v, whole))
         })
         .collect()

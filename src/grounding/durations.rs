@@ -15,6 +15,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::numbers::{number_word, NUMBER_WORDS};
 use crate::fold::plain;
 
 /// The unit of a duration.
@@ -37,51 +38,16 @@ pub struct Duration {
     pub text: String,
 }
 
-const NUMBER_WORDS: &[(&str, f64)] = &[
-    ("two", 2.0),
-    ("three", 3.0),
-    ("four", 4.0),
-    ("five", 5.0),
-    ("six", 6.0),
-    ("seven", 7.0),
-    ("eight", 8.0),
-    ("nine", 9.0),
-    ("ten", 10.0),
-    ("eleven", 11.0),
-    ("twelve", 12.0),
-    ("fourteen", 14.0),
-    ("eighteen", 18.0),
-    ("twenty", 20.0),
-    ("twenty-four", 24.0),
-    ("thirty", 30.0),
-    ("sixty", 60.0),
-    ("ninety", 90.0),
-    ("zwei", 2.0),
-    ("drei", 3.0),
-    ("vier", 4.0),
-    ("funf", 5.0),
-    ("sechs", 6.0),
-    ("sieben", 7.0),
-    ("acht", 8.0),
-    ("neun", 9.0),
-    ("zehn", 10.0),
-    ("elf", 11.0),
-    ("zwolf", 12.0),
-    ("vierzehn", 14.0),
-    ("achtzehn", 18.0),
-    ("zwanzig", 20.0),
-    ("vierundzwanzig", 24.0),
-    ("dreissig", 30.0),
-    ("sechzig", 60.0),
-    ("neunzig", 90.0),
-    ("double", 2.0),
-    ("triple", 3.0),
-];
+/// The number words a duration may start with: the cardinals of
+/// [`super::numbers::NUMBER_WORDS`] and "double"/"triple" ("double the
+/// monthly rent").
+static WORDS: LazyLock<String> =
+    LazyLock::new(|| NUMBER_WORDS.iter().map(|(w, _)| *w).chain(["double", "triple"]).collect::<Vec<_>>().join("|"));
 
 /// A count and its unit, on folded text (`plain`): "4 weeks", "zwei jahre",
 /// "drei monatskaltmieten", "three months' rent".
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
-    let words = NUMBER_WORDS.iter().map(|(w, _)| *w).collect::<Vec<_>>().join("|");
+    let words = WORDS.as_str();
     Regex::new(&format!(
         r"\b(?P<num>\d{{1,3}}|{words})(?:\s+(?:full|whole|calendar|ganze|volle)n?)?[\s-]+(?P<unit>days?|weeks?|months?|years?|tage?n?|wochen?|monate?n?|monats\w*|jahre?n?)\b"
     ))
@@ -91,7 +57,7 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
 /// "das Dreifache der monatlichen Kaltmiete", "three times the monthly rent":
 /// a multiple of the monthly rent is that many months' rent.
 static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
-    let words = NUMBER_WORDS.iter().map(|(w, _)| *w).collect::<Vec<_>>().join("|");
+    let words = WORDS.as_str();
     Regex::new(&format!(
         r"\b(?:(?P<de>zwei|drei|vier|funf|sechs)fache\w*\s+(?:der|einer|ihrer)\s+(?:monatlichen\s+)?(?:netto)?(?:kalt)?miete|(?P<en>\d|{words})\s+times\s+(?:the\s+)?(?:monthly\s+)?(?:cold\s+|net\s+)?rent)\b"
     ))
@@ -104,7 +70,12 @@ static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
 static NOT_A_FACT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(per|pro|je)\s*$").expect("valid pattern"));
 
 fn number(word: &str) -> Option<f64> {
-    word.parse::<f64>().ok().or_else(|| NUMBER_WORDS.iter().find(|(w, _)| *w == word).map(|(_, v)| *v))
+    let multiple = match word {
+        "double" => Some(2.0),
+        "triple" => Some(3.0),
+        _ => None,
+    };
+    word.parse::<f64>().ok().or(multiple).or_else(|| number_word(word))
 }
 
 fn unit_of(word: &str) -> Option<(Unit, f64)> {

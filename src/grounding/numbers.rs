@@ -186,9 +186,11 @@ pub fn parse_number(token: &str) -> Option<f64> {
     normalised.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
-/// Number words that may stand before a percent sign's word ("dreieinhalb
-/// Prozent", "three and a half percent"), with their values.
-const NUMBER_WORDS: &[(&str, f64)] = &[
+/// Cardinal number words, English and German (folded and not), with their
+/// values: read before a percent word here ("dreieinhalb Prozent"), and
+/// before a unit of time ([`super::durations`]) or "rooms"
+/// ([`super::counts`]).
+pub(super) const NUMBER_WORDS: &[(&str, f64)] = &[
     ("one", 1.0),
     ("two", 2.0),
     ("three", 3.0),
@@ -199,6 +201,15 @@ const NUMBER_WORDS: &[(&str, f64)] = &[
     ("eight", 8.0),
     ("nine", 9.0),
     ("ten", 10.0),
+    ("eleven", 11.0),
+    ("twelve", 12.0),
+    ("fourteen", 14.0),
+    ("eighteen", 18.0),
+    ("twenty", 20.0),
+    ("twenty-four", 24.0),
+    ("thirty", 30.0),
+    ("sixty", 60.0),
+    ("ninety", 90.0),
     ("ein", 1.0),
     ("eins", 1.0),
     ("zwei", 2.0),
@@ -211,7 +222,21 @@ const NUMBER_WORDS: &[(&str, f64)] = &[
     ("acht", 8.0),
     ("neun", 9.0),
     ("zehn", 10.0),
+    ("elf", 11.0),
+    ("zwolf", 12.0),
+    ("vierzehn", 14.0),
+    ("achtzehn", 18.0),
+    ("zwanzig", 20.0),
+    ("vierundzwanzig", 24.0),
+    ("dreissig", 30.0),
+    ("sechzig", 60.0),
+    ("neunzig", 90.0),
 ];
+
+/// The value of a cardinal number word ([`NUMBER_WORDS`]), lower case.
+pub(super) fn number_word(word: &str) -> Option<f64> {
+    NUMBER_WORDS.iter().find(|(w, _)| *w == word).map(|(_, v)| *v)
+}
 
 static WORD_PERCENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eins?|zwei|drei|vier|f[üu]nf|sechs|sieben|acht|neun|zehn)(einhalb|\s+and\s+a\s+half)?\s+(percent|per\s+cent|prozent)\b")
@@ -226,7 +251,7 @@ fn word_percentages(text: &str) -> Vec<(usize, Figure)> {
         .filter_map(|c| {
             let m = c.get(0)?;
             let word = c[1].to_lowercase();
-            let base = NUMBER_WORDS.iter().find(|(w, _)| *w == word)?.1;
+            let base = number_word(&word)?;
             let value = base + if c.get(2).is_some() { 0.5 } else { 0.0 };
             let period = period_around(text, m.start(), m.end());
             Some((m.start(), Figure { kind: FigureKind::Percent, value, text: m.as_str().to_owned(), period }))
