@@ -271,7 +271,10 @@ impl ReplyVectors {
         let clauses: Vec<(&str, Polarity)> = item.clauses().collect();
         let texts: Vec<&str> = std::iter::once(item.statement()).chain(clauses.iter().map(|(t, _)| *t)).collect();
         let vectors = sim.vectors(&texts)?;
-        let (whole, parts) = vectors.split_first().expect("the statement is embedded");
+        // An embedder that returns fewer vectors than texts is a model failure, not a panic.
+        let Some((whole, parts)) = vectors.split_first().filter(|(_, rest)| rest.len() == clauses.len()) else {
+            return Err(format!("{} vectors for {} texts", vectors.len(), texts.len()));
+        };
         let mut best: Option<(&Span, f64)> = None;
         for span in &self.spans {
             let c = cosine(whole, &span.vector);
