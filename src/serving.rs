@@ -139,6 +139,15 @@ pub async fn read_body_within_limits(
     Ok(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes)))
 }
 
+/// [`read_body_within_limits`]'s refusal with `Connection: close`: the body
+/// was not read to its end, so the connection cannot carry another request
+/// (RFC 9112 §9.6). Without the header a pooling client reuses it and its
+/// next request fails with an incomplete message.
+pub fn closing(mut refused: Response) -> Response {
+    refused.headers_mut().insert(header::CONNECTION, axum::http::HeaderValue::from_static("close"));
+    refused
+}
+
 fn json_error(message: &str) -> ([(header::HeaderName, &'static str); 1], String) {
     ([(header::CONTENT_TYPE, "application/json")], serde_json::json!({ "error": message }).to_string())
 }

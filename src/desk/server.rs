@@ -455,7 +455,7 @@ async fn guard(State(state): State<AppState>, request: Request, next: Next) -> R
 async fn limit_body(request: Request, next: Next) -> Response {
     match crate::serving::read_body_within_limits(request, MAX_BODY_BYTES).await {
         Ok(request) => next.run(request).await,
-        Err(refused) => refused,
+        Err(refused) => crate::serving::closing(refused),
     }
 }
 

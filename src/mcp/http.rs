@@ -255,7 +255,10 @@ async fn with_checked_arguments(
     use axum::response::IntoResponse as _;
     let (parts, body) = request.into_parts();
     let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES).await.map_err(|_| {
-        (axum::http::StatusCode::PAYLOAD_TOO_LARGE, format!("request body over {MAX_BODY_BYTES} bytes")).into_response()
+        crate::serving::closing(
+            (axum::http::StatusCode::PAYLOAD_TOO_LARGE, format!("request body over {MAX_BODY_BYTES} bytes"))
+                .into_response(),
+        )
     })?;
     // What is not one JSON-RPC message is a bad request (400 with a JSON-RPC
     // error), whatever its content type: rmcp would answer 415 or 422.

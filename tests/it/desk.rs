@@ -294,6 +294,9 @@ async fn every_endpoint_and_its_errors() {
         .send()
         .await
         .unwrap();
+    // The body was refused unread, so the connection closes: a pooled
+    // connection reused after it would fail the next request.
+    assert_eq!(r.headers().get("connection").and_then(|v| v.to_str().ok()), Some("close"));
     assert_eq!(json_of(r).await.0, 413);
     let (status, e) = json_of(
         http.post(desk.url("/api/inquiries"))
