@@ -38,9 +38,9 @@ use super::polarity::{polarity, Polarity};
 use super::terms::{shared, terms, vocabulary, Term};
 use super::text::{own_text, sentences};
 use super::wording::{
-    clauses, BRACKETS, BY_AGENT, COMMITMENT, CONCLUDES, CONTRACTION, COURTESY, DEPENDS, DONE_BY_DENIAL, HANDOFF, HEDGE,
-    HOPE, IF, LANDLORD_SAID, MAY_NOT, META_CLAUSE, OFFER, PARENS, PLACE, PRONOUN_OBJECT, QUOTED, REPLY_HEDGE, REPORTED,
-    REQUEST, SELF, STATUS, STREET, THANKS, TIME, VERB,
+    clauses, role, BRACKETS, BY_AGENT, COMMITMENT, CONCLUDES, CONTRACTION, DEPENDS, DONE_BY_DENIAL, HEDGE, HOPE, IF,
+    LANDLORD_SAID, MAY_NOT, META_CLAUSE, PARENS, PLACE, PRONOUN_OBJECT, QUOTED, REPLY_HEDGE, REPORTED, REQUEST, STATUS,
+    STREET, THANKS, TIME, VERB,
 };
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
@@ -267,20 +267,6 @@ fn verbatim(sentence: &str, passages: &[String]) -> bool {
     bare.split_whitespace().count() >= 3 && passages.iter().any(|p| p.contains(bare))
 }
 
-fn role(folded: &str, question: bool) -> SentenceRole {
-    if question {
-        SentenceRole::Question
-    } else if COURTESY.is_match(folded.trim()) || OFFER.is_match(folded) {
-        SentenceRole::Courtesy
-    } else if HANDOFF.is_match(folded) {
-        SentenceRole::Handoff
-    } else if SELF.is_match(folded) {
-        SentenceRole::Assistant
-    } else {
-        SentenceRole::Claim
-    }
-}
-
 /// Checks every sentence of `reply` against `evidence`. `customer` holds the
 /// customer's messages (current and earlier inquiries: their words and
 /// figures are theirs), `tickets` how many hand-off tickets the run created.
@@ -419,6 +405,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     push(FindingKind::Hedged, format!("turns the records into a guess (\"{}\")", h.as_str()), None);
                 }
             }
+        }
+        if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
+            super::pets::check_pets(&body, &scope, evidence, &mut push);
         }
         if role == SentenceRole::Claim {
             let named_here: Vec<String> =

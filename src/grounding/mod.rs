@@ -22,6 +22,7 @@ pub mod durations;
 pub mod evidence;
 mod figure_checks;
 pub mod numbers;
+mod pets;
 pub mod polarity;
 pub mod terms;
 pub mod text;

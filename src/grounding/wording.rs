@@ -1,5 +1,6 @@
 //! The wording grounding reads a reply by: how a text splits into clauses,
-//! and the word lists that give a sentence its role (courtesy, offer,
+//! which role a sentence has ([`role`]),
+//! the word lists that give a sentence its role (courtesy, offer,
 //! hand-off, the assistant on itself) or mark what only a person can do
 //! (commitments), a guess (hedges), a place, a time, a status or a
 //! landlord's reported words that only the records could give. German
@@ -10,6 +11,8 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
+
+use super::SentenceRole;
 
 /// Clause breaks. German "aber", "jedoch", "allerdings", "also" and English
 /// "however" are left out: mid-clause they are adverbs ("entfällt dabei aber
@@ -240,3 +243,28 @@ pub(super) static META_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(states|says|shows|lists|tells you|explains|gibt an|nennt|zeigt)\b.{0,20}\b(which|whether|what|how|welche\w*|ob|was|wie)\b")
         .expect("valid pattern")
 });
+
+/// A yes or no that opens an answer, and what follows it.
+static ANSWER_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:yes|no|ja|nein|leider nicht|unfortunately not|sure|certainly|of course|absolutely|selbstverstandlich|klar|gern|gerne)\b[\s,:;.!–—-]*(.*)$").expect("valid pattern")
+});
+
+/// "Yes: dogs and cats are welcome at HH-1003" is short, but it is an
+/// answer with a claim after the yes, not a courtesy.
+fn answers(folded: &str) -> bool {
+    ANSWER_WORD.captures(folded).is_some_and(|c| c[1].split_whitespace().count() >= 3)
+}
+
+pub(super) fn role(folded: &str, question: bool) -> SentenceRole {
+    if question {
+        SentenceRole::Question
+    } else if (COURTESY.is_match(folded.trim()) && !answers(folded.trim())) || OFFER.is_match(folded) {
+        SentenceRole::Courtesy
+    } else if HANDOFF.is_match(folded) {
+        SentenceRole::Handoff
+    } else if SELF.is_match(folded) {
+        SentenceRole::Assistant
+    } else {
+        SentenceRole::Claim
+    }
+}

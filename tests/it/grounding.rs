@@ -235,6 +235,24 @@ fn scripts() -> Vec<Script> {
             faulty: "For HH-1001, dogs and cats are possible on request, subject to the landlord's approval [HH-1001]. Your dog will definitely be accepted.",
             kind: FindingKind::Hedged,
         },
+        // A listing's pet status changed in ordinary words: a no made negotiable,
+        // a yes made conditional (the words "dogs", "allowed" are the record's).
+        Script {
+            inquiry: "Darf meine Katze mit nach B-2001?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "B-2001"}))],
+            correct: "Nein, in B-2001 sind Hunde und Katzen laut Inserat nicht erlaubt [B-2001].",
+            faulty: "In B-2001 sind Hunde und Katzen laut Inserat nicht erlaubt [B-2001]. Bei einer ruhigen Wohnungskatze lässt der Vermieter aber mit sich reden.",
+            kind: FindingKind::Contradicted,
+        },
+        Script {
+            inquiry: "Is my dog okay at HH-1003?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1003"}))],
+            correct: "Yes: dogs and cats are welcome at HH-1003 [HH-1003].",
+            faulty: "HH-1003 is a house with a garden [HH-1003]. Your dog can only move in once the landlord has approved it in writing.",
+            kind: FindingKind::Contradicted,
+        },
         // A hand-off statement without a ticket.
         Script {
             inquiry: "How fast is the internet in M-3002?",

@@ -1,0 +1,291 @@
+//! Whether dogs and cats are allowed, as a reply states it, read so it can
+//! be compared with a listing's `petsAllowed` field (yes, no, on request).
+//!
+//! Issue #27: "a listing where pets are not allowed presented as
+//! dog-friendly" passes every word check, because the reply's words are the
+//! record's words ("dogs", "allowed"). The pet policy (`policy:pets#dogs-and-cats`)
+//! says what the three values mean: on request "means the landlord decides
+//! case by case, and it is not a yes". So a reply that makes an on-request
+//! listing a yes ("Ihre Katze dürfen Sie also mitbringen", "the approval is
+//! a formality"), a yes listing conditional ("only with the landlord's
+//! consent, decided case by case") or a no listing negotiable ("he is open
+//! to talking about a single cat") contradicts the record. Small animals and
+//! assistance dogs have rules of their own and are not read here.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::evidence::Evidence;
+use super::polarity::polarity;
+use super::wording::clauses;
+use super::FindingKind;
+use crate::fold::plain;
+
+/// What a clause says about keeping dogs and cats, or a record's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PetStatus {
+    /// Allowed without asking ("welcome", "erlaubt", "you can bring your dog").
+    Allowed,
+    /// The landlord decides case by case ("on request", "Zustimmung", "Einzelfall").
+    OnRequest,
+    /// Not allowed ("not allowed", "nicht gestattet", "verboten").
+    NotAllowed,
+}
+
+impl PetStatus {
+    fn words(self) -> &'static str {
+        match self {
+            PetStatus::Allowed => "allowed",
+            PetStatus::OnRequest => "on request (the landlord decides)",
+            PetStatus::NotAllowed => "not allowed",
+        }
+    }
+}
+
+/// Dogs, cats and pets in general, in both languages (folded text).
+static ANIMAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(dogs?|cats?|pets?|puppy|kitten|hund\w*|katze\w*|kater|haustier\w*|tierhaltung|vierbeiner\w*|animals?|tiere?n?)\b|\w(hund|hunde|hunden|katze|katzen|kater)\b")
+        .expect("valid pattern")
+});
+
+/// Animals with rules of their own (policy:pets): small animals are always
+/// allowed, assistance dogs are not pets.
+static OWN_RULES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(small animals?|kleintier\w*|hamster\w*|fish|fische?n?|budgies?|wellensittich\w*|guinea pigs?|meerschweinchen|kaninchen|rabbits?|assistance|guide dogs?|assistenzhund\w*|blindenhund\w*|fuhrhund\w*)\b")
+        .expect("valid pattern")
+});
+
+/// The landlord decides: an approval, a request, a decision, a promise the
+/// assistant cannot give.
+static DECIDES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(on request|upon request|auf anfrage|subject to|approv\w*|consent|permission|agrees?|agreement|zustimm\w*|genehmig\w*|einverst\w*|erlaubnis|einwilligung|case[- ]by[- ]case|individual\w*|einzelfall\w*|decid\w*|decision|entscheid\w*|entscheidung|ask(ing)? (the|your) landlord|request|anfrage|anfragen|nachfrag\w*|mit sich reden|open to|negotiable|verhandel\w*|verhandelbar|promise|versprech\w*|zusag\w*|zusichern|guarantee\w*|garantier\w*|(each|every) (case|request|application)|(jeden|jedem) (fall|einzelnen)|separately|gesondert|einzeln)\b|\b(only|nur)\b.{0,30}\b(ok|okay|yes|ja|zusage|go-ahead)\b")
+        .expect("valid pattern")
+});
+
+/// Under a negation, a yes denied only in part: "not automatically
+/// allowed", "nicht ohne Weiteres", "not a yes" leave the decision open.
+static NOT_PLAINLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(automatic\w*|automatisch|ohne weiteres|outright|as such|per se|von vornherein|uneingeschrankt|unconditional\w*|bedingungslos|einfach|simply|just|grundsatzlich|generally|a yes|ein ja|always|immer)\b")
+        .expect("valid pattern")
+});
+
+/// An allowance that follows a step: "then you can bring your dog".
+static THEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(then|dann|danach|afterwards|anschliessend)\b").expect("valid pattern"));
+
+/// Allowance words (a clause without one of them says nothing about it).
+static ALLOWS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|kein problem|no problem|formsache|formality|formalitat)\b|\b(dog|pet|hunde|tier)freundlich")
+        .expect("valid pattern")
+});
+
+/// A denial that needs no "not": "verboten", "prohibited".
+static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(verboten|untersagt|prohibited|forbidden|banned|ausgeschlossen|excluded)\b").expect("valid pattern")
+});
+
+/// An approval turned into a certainty ("a formality", "fest planen",
+/// "will certainly agree"): a yes, whatever the approval words around it.
+static CERTAIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(formsache|formality|formalitat|reine form|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through|geht durch|durchgehen|already (approved|agreed)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)")
+        .expect("valid pattern")
+});
+
+/// A pronoun that can stand for the animal named earlier in the sentence.
+static PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
+    // Case-sensitive: a capitalised "Sie" is the customer.
+    Regex::new(r"\b(sie|er|es|ihn|ihm|they|them|it|he|him|she|her|yours)\b").expect("valid pattern")
+});
+
+/// A conclusion drawn inside the clause ("dürfen Sie also mitbringen").
+static CONCLUDES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(also|therefore|thus|hence|daher|deshalb|darum|folglich|somit|demnach)\b").expect("valid pattern")
+});
+
+/// What one clause of a sentence states about keeping dogs and cats.
+/// `qualified`: another clause of the sentence sets a condition or names
+/// the landlord's approval, so an allowance here is a conditional one.
+fn stated(original: &str, qualified: bool, concluded: bool) -> Option<PetStatus> {
+    let folded = plain(original);
+    let clause = folded.as_str();
+    if OWN_RULES.is_match(clause) {
+        return None;
+    }
+    // A clause of a sentence about pets that names no animal speaks of one
+    // through a pronoun ("darf sie nicht einziehen") or of its approval
+    // ("die Zustimmung ist nur eine Formsache"); otherwise it is about
+    // something else ("ein Stellplatz ist nicht möglich").
+    if !ANIMAL.is_match(clause) && !PRONOUN.is_match(original) && !CERTAIN.is_match(clause) {
+        return None;
+    }
+    let p = polarity(clause);
+    let allows = ALLOWS.is_match(clause);
+    if CERTAIN.is_match(clause) && !p.negated {
+        return Some(PetStatus::Allowed);
+    }
+    if p.qualified || DECIDES.is_match(clause) || (p.negated && NOT_PLAINLY.is_match(clause)) {
+        return Some(PetStatus::OnRequest);
+    }
+    if p.negated && (allows || FORBIDS.is_match(clause)) {
+        return Some(PetStatus::NotAllowed);
+    }
+    if !allows {
+        return None;
+    }
+    if p.conditional {
+        // "Ob Ihre Katze einziehen darf, entscheidet der Vermieter": the
+        // question is open, and another clause says who decides it.
+        return qualified.then_some(PetStatus::OnRequest);
+    }
+    // "if the landlord agrees, you can bring your dog" allows on a condition;
+    // "…, Ihre Katze dürfen Sie also mitbringen" draws a plain yes from it.
+    if THEN.is_match(clause) || (qualified && !(concluded || CONCLUDES.is_match(clause))) {
+        return Some(PetStatus::OnRequest);
+    }
+    Some(PetStatus::Allowed)
+}
+
+/// Whether a clause of the sentence sets a condition or names the
+/// landlord's decision, so that an allowance in it is a conditional one.
+fn qualifies(parts: &[(bool, &str)]) -> bool {
+    parts.iter().any(|(_, c)| {
+        let c = plain(c);
+        let p = polarity(&c);
+        p.qualified || (p.conditional && !ANIMAL.is_match(&c)) || DECIDES.is_match(&c)
+    })
+}
+
+/// The pet status of every listing whose record is in the evidence.
+fn records(evidence: &Evidence) -> Vec<(String, PetStatus, String)> {
+    evidence
+        .passages
+        .iter()
+        .filter(|p| p.source.ends_with(".petsAllowed"))
+        .filter_map(|p| {
+            let status = if p.text.contains("on request") {
+                PetStatus::OnRequest
+            } else if p.text.contains("not allowed") {
+                PetStatus::NotAllowed
+            } else if p.text.contains("allowed") {
+                PetStatus::Allowed
+            } else {
+                return None;
+            };
+            Some((p.listing.clone()?, status, p.source.clone()))
+        })
+        .collect()
+}
+
+static LISTING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[a-z]{1,2}-\d{4}\b").expect("valid pattern"));
+
+/// Pet statements of a claim sentence (`body`: without citations)
+/// against the `petsAllowed` field of the listing they are about: the one a
+/// clause names, else the listings in `scope` (named in this or an earlier
+/// sentence). A statement no such listing's record agrees with is a
+/// contradiction; with no record in the evidence there is nothing to check.
+pub(super) fn check_pets(
+    body: &str,
+    scope: &[String],
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    if !ANIMAL.is_match(&plain(body)) {
+        return;
+    }
+    let records = records(evidence);
+    if records.is_empty() {
+        return;
+    }
+    let parts = clauses(body);
+    let qualified = qualifies(&parts);
+    let mut about: Vec<String> = scope.to_vec();
+    for (concluded, c) in parts {
+        let named: Vec<String> = LISTING.find_iter(&plain(c)).map(|m| m.as_str().to_uppercase()).collect();
+        if !named.is_empty() {
+            about = named;
+        }
+        about.sort();
+        about.dedup();
+        let Some(status) = stated(c, qualified, concluded) else { continue };
+        let relevant: Vec<&(String, PetStatus, String)> =
+            records.iter().filter(|(l, _, _)| about.is_empty() || about.contains(l)).collect();
+        // Several listings in scope and no record for some of them: the
+        // statement may be about one the evidence does not cover.
+        if relevant.is_empty() || (about.len() > 1 && relevant.len() < about.len()) {
+            continue;
+        }
+        if relevant.iter().any(|(_, s, _)| *s == status) {
+            continue;
+        }
+        let (listing, record, source) = relevant[0];
+        push(
+            FindingKind::Contradicted,
+            format!(
+                "says dogs and cats are {} at {listing}; the record says {} [{source}]",
+                status.words(),
+                record.words()
+            ),
+            Some(source.clone()),
+        );
+        return;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(sentence: &str) -> Vec<Option<PetStatus>> {
+        if !ANIMAL.is_match(&plain(sentence)) {
+            return vec![];
+        }
+        let parts = clauses(sentence);
+        let qualified = qualifies(&parts);
+        parts.iter().map(|(k, c)| stated(c, qualified, *k)).filter(Option::is_some).collect()
+    }
+
+    #[test]
+    fn the_three_statuses_in_both_languages() {
+        use PetStatus::*;
+        assert_eq!(status("Dogs and cats are welcome at HH-1003."), [Some(Allowed)]);
+        assert_eq!(status("Hunde und Katzen sind dort erlaubt."), [Some(Allowed)]);
+        assert_eq!(status("Dogs and cats are not allowed in this apartment."), [Some(NotAllowed)]);
+        assert_eq!(status("Haustiere sind in B-2001 leider verboten."), [Some(NotAllowed)]);
+        assert_eq!(status("Hunde und Katzen sind nur auf Anfrage möglich."), [Some(OnRequest)]);
+        assert_eq!(status("Your dog would need the landlord's approval."), [Some(OnRequest)]);
+        assert_eq!(status("Ob Ihre Katze einziehen darf, entscheidet der Vermieter im Einzelfall."), [Some(OnRequest)]);
+        assert_eq!(status("Pets are not automatically allowed there."), [Some(OnRequest)]);
+        assert_eq!(status("Bei einer einzelnen Wohnungskatze lässt er durchaus mit sich reden."), [Some(OnRequest)]);
+    }
+
+    #[test]
+    fn an_allowance_on_a_condition_is_on_request_and_a_conclusion_is_a_yes() {
+        use PetStatus::*;
+        assert_eq!(status("If the landlord agrees, you can bring your dog."), [Some(OnRequest)]);
+        assert_eq!(
+            status("Katzen sind auf Anfrage möglich; Ihre kleine Katze dürfen Sie also mitbringen."),
+            [Some(OnRequest), Some(Allowed)]
+        );
+        assert_eq!(status("Die Zustimmung ist hier nur eine Formsache."), [] as [Option<PetStatus>; 0]);
+        assert_eq!(status("Die Zustimmung für Ihre Katze ist nur eine Formsache."), [Some(Allowed)]);
+        assert_eq!(status("I've added a pet clause for your dog to the draft contract."), [Some(Allowed)]);
+        assert_eq!(
+            status("Eine kleine Katze macht kaum Aufwand, daher ist die Zustimmung nur eine Formsache."),
+            [Some(Allowed)]
+        );
+        assert_eq!(
+            status("Für Ihre Katze heißt das: Ohne Zustimmung des Vermieters darf sie nicht einziehen."),
+            [Some(OnRequest)]
+        );
+        assert_eq!(status("Dogs aren't allowed outright; they need the owner's approval."), [Some(OnRequest); 2]);
+        // Another subject in the same sentence is not read as the pet's status.
+        assert_eq!(status("Hunde sind erlaubt, ein Stellplatz ist nicht möglich."), [Some(Allowed)]);
+    }
+
+    #[test]
+    fn small_animals_and_assistance_dogs_are_not_read() {
+        assert!(status("Small animals such as hamsters are allowed without asking.").is_empty());
+        assert!(status("Assistance dogs are not treated as pets.").is_empty());
+    }
+}
