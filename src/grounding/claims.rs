@@ -414,6 +414,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).filter(|n| known.contains(n)).collect();
             check_figures(text, &body, &named_here, evidence, &customer_text, &mut push);
             check_counts(&body, &scope, evidence, &mut push);
+            super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
                 // "no property XY-9999 …, so I can't tell you" states only absences; "it was a

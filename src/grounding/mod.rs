@@ -21,6 +21,7 @@ pub mod counts;
 pub mod durations;
 pub mod evidence;
 mod figure_checks;
+mod listing_facts;
 pub mod numbers;
 mod pets;
 pub mod polarity;

@@ -253,6 +253,24 @@ fn scripts() -> Vec<Script> {
             faulty: "HH-1003 is a house with a garden [HH-1003]. Your dog can only move in once the landlord has approved it in writing.",
             kind: FindingKind::Contradicted,
         },
+        // Invented listing facts in the catalogue's own words: a feature the
+        // record does not list, an availability date it does not give.
+        Script {
+            inquiry: "Which floor is HH-1002 on?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1002"}))],
+            correct: "HH-1002 is on the fifth floor, and the building has no lift [HH-1002].",
+            faulty: "HH-1002 is on the fifth floor, and the building has no lift [HH-1002]. You do get a sunny balcony facing the courtyard.",
+            kind: FindingKind::Unsupported,
+        },
+        Script {
+            inquiry: "What are the utilities for HH-1001, and when could I move in?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "HH-1001"}))],
+            correct: "For HH-1001 the utilities are an additional 240 EUR per month, heating included, and the flat is available from 1 January 2027 [HH-1001].",
+            faulty: "For HH-1001 the utilities are an additional 240 EUR per month, heating included, and the flat is available from 1 March 2027 [HH-1001].",
+            kind: FindingKind::Contradicted,
+        },
         // A hand-off statement without a ticket.
         Script {
             inquiry: "How fast is the internet in M-3002?",
