@@ -154,6 +154,58 @@ pub(super) fn misbinding(
     ))
 }
 
+/// The parties a figure can belong to, and their words (folded). Source:
+/// the policy pages ("The buyer's share of the commission … is 3.57
+/// percent", "Tenants pay no commission").
+static PARTIES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+    [
+        ("tenant", r"\b(tenants?|renters?|mieter|mieterin|mieterinnen|mietern|mieters|mieterseite)\b"),
+        ("landlord", r"\b(landlords?|landlady|lessors?|vermieter\w*)\b"),
+        ("buyer", r"\b(buyers?|purchasers?|kaufer\w*|erwerber\w*)\b"),
+        ("seller", r"\b(sellers?|vendors?|verkaufer\w*)\b"),
+    ]
+    .into_iter()
+    .map(|(k, p)| (k, Regex::new(p).expect("valid pattern")))
+    .collect()
+});
+
+fn parties(folded: &str) -> Vec<&'static str> {
+    PARTIES.iter().filter(|(_, re)| re.is_match(folded)).map(|(k, _)| *k).collect()
+}
+
+/// A figure given to the wrong party: the reply's sentence (`body`) names
+/// only parties that no evidence sentence holding the figure names, while
+/// those sentences name others ("Als Mieter zahlen Sie 3,57 Prozent", where
+/// the records give 3.57 percent as the buyer's share). `None` when the
+/// sentence or the records name no party, or when they share one.
+pub(super) fn wrong_party(figure: &Figure, body: &str, evidence: &Evidence) -> Option<(String, Option<String>)> {
+    let said = parties(&plain(body));
+    if said.is_empty() {
+        return None;
+    }
+    let mut recorded: Vec<&'static str> = vec![];
+    let mut source = None;
+    for m in evidence.matching_figures(figure) {
+        let p = evidence.passages.iter().find(|p| p.source == m.source)?;
+        let sentence = crate::chunk::split_sentences(&p.text).into_iter().find(|s| {
+            figures(s).iter().any(|f| f.kind == figure.kind && super::numbers::same_value(f.value, figure.value))
+        })?;
+        let named = parties(&plain(&sentence));
+        if named.is_empty() || named.iter().any(|n| said.contains(n)) {
+            return None;
+        }
+        recorded.extend(named);
+        source.get_or_insert_with(|| m.source.clone());
+    }
+    source.as_ref()?;
+    recorded.sort_unstable();
+    recorded.dedup();
+    Some((
+        format!("\"{}\" is the {}'s in the records, not the {}'s", figure.text, recorded.join("/"), said.join("/")),
+        source,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +241,17 @@ mod tests {
         assert!(check("M-3002 costs 2,150 EUR a month.", &["M-3002"]).is_empty());
         // No cost word next to it: nothing to bind.
         assert!(check("That adds 95 EUR per month.", &[]).is_empty());
+    }
+
+    #[test]
+    fn a_figure_given_to_another_party() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:commission#sales", "listingId": null,
+            "text": "For sales, the commission is split equally between buyer and seller. The buyer's share of the commission (Käuferprovision) is 3.57 percent of the purchase price including VAT."}]}));
+        let party = |body: &str| figures(body).iter().find_map(|f| wrong_party(f, body, &e)).map(|(r, _)| r);
+        assert!(party("Als Mieter übernehmen Sie einen Anteil von 3,57 Prozent.").is_some_and(|r| r.contains("buyer")));
+        assert!(party("Sie als Käufer zahlen 3,57 Prozent des Kaufpreises.").is_none());
+        assert!(party("Tenants pay nothing; buyers pay 3.57 percent.").is_none());
+        assert!(party("The commission is 3.57 percent.").is_none());
     }
 }

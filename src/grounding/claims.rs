@@ -286,6 +286,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     let customer_text: String = customer.join(" ");
     let known: BTreeSet<String> = evidence.passages.iter().filter_map(|p| p.listing.clone()).collect();
     let mut scope: Vec<String> = vec![];
+    // The sentence before: a pronoun can stand for the animal it names.
+    let mut previous = String::new();
     let mut out = Grounding::default();
     for (i, s) in sentences(&own).iter().enumerate() {
         let text = s.text.trim();
@@ -407,7 +409,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             }
         }
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
-            super::pets::check_pets(&body, &scope, evidence, &mut push);
+            super::pets::check_pets(&body, &previous, &scope, evidence, &mut push);
         }
         if role == SentenceRole::Claim {
             let named_here: Vec<String> =
@@ -572,6 +574,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     .map(|(_, c)| c.source.clone());
             }
         }
+        previous = body;
         out.sentences.push(SentenceCheck { index: i + 1, text: text.to_owned(), role, support, findings });
     }
     out

@@ -88,7 +88,9 @@ pub(super) fn check_figures(
         if evidence.user_wrote(f.value) {
             continue;
         }
-        if let Some((reason, source)) = super::binding::misbinding(&f, &own_kinds, named, evidence) {
+        if let Some((reason, source)) = super::binding::misbinding(&f, &own_kinds, named, evidence)
+            .or_else(|| super::binding::wrong_party(&f, body, evidence))
+        {
             push(FindingKind::Contradicted, reason, source);
             continue;
         }

@@ -179,18 +179,22 @@ fn records(evidence: &Evidence) -> Vec<(String, PetStatus, String)> {
 
 static LISTING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[a-z]{1,2}-\d{4}\b").expect("valid pattern"));
 
-/// Pet statements of a claim sentence (`body`: without citations)
+/// Pet statements of a claim sentence (`body`: without citations; `previous`:
+/// the sentence before it)
 /// against the `petsAllowed` field of the listing they are about: the one a
 /// clause names, else the listings in `scope` (named in this or an earlier
 /// sentence). A statement no such listing's record agrees with is a
 /// contradiction; with no record in the evidence there is nothing to check.
 pub(super) fn check_pets(
     body: &str,
+    previous: &str,
     scope: &[String],
     evidence: &Evidence,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
-    if !ANIMAL.is_match(&plain(body)) {
+    // "… lists dogs as on request. So yes, he can move in with you": the
+    // pronoun stands for the animal of the sentence before.
+    if !ANIMAL.is_match(&plain(body)) && !(PRONOUN.is_match(body) && ANIMAL.is_match(&plain(previous))) {
         return;
     }
     let records = records(evidence);

@@ -132,12 +132,41 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         out.push(Sentence { question: trimmed.ends_with('?'), text, clauses });
     };
     for m in SENTENCE_END.find_iter(text) {
+        if continues(text, m.start(), m.end()) {
+            continue;
+        }
         push(&text[start..m.end()]);
         start = m.end();
     }
     push(&text[start..]);
     out
 }
+
+/// A full stop that ends no sentence: an abbreviation or an ordinal before
+/// it and the sentence going on after it ("3,57 Prozent inkl. MwSt. wird
+/// geteilt", "jeweils zum 1. Juli", "im 2. Stock").
+fn continues(text: &str, dot: usize, next: usize) -> bool {
+    if !text[dot..].starts_with('.') || text[dot..next].contains('\n') {
+        return false;
+    }
+    let before = text[..dot].rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or_default();
+    let after = text[next..].split_whitespace().next().unwrap_or_default();
+    let Some(first) = after.chars().next() else { return false };
+    let ordinal = !before.is_empty() && before.len() <= 2 && before.chars().all(|c| c.is_ascii_digit());
+    first.is_lowercase() || (ordinal && ORDINAL_NOUN.is_match(after)) || ABBREVIATION.is_match(before)
+}
+
+/// Abbreviations a full stop closes mid-sentence ("inkl.", "z.B.", "e.g.").
+static ABBREVIATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(inkl|zzgl|exkl|ca|bzw|evtl|ggf|usw|etc|z|z\.b|d\.h|u\.a|nr|str|mtl|monatl|jährl|gem|lt|sog|incl|excl|approx|e\.g|i\.e|vs|max|min|mind)$")
+        .expect("valid pattern")
+});
+
+/// What a German ordinal number stands before: a month, a floor, a step.
+static ORDINAL_NOUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sep|Sept|Okt|Nov|Dez|Stock|Stockwerk|Etage|Obergeschoss|OG|Quartal|Monat|Jahr|Mietjahr|Rate|Stufe|Werktag)\b")
+        .expect("valid pattern")
+});
 
 /// Blanks the clauses that report the customer's question ("you asked
 /// whether heating is included"), keeping byte offsets.
@@ -189,6 +218,18 @@ mod tests {
         let texts: Vec<&str> = s.iter().map(|x| x.text.trim()).collect();
         assert_eq!(texts, ["The levy is 3.57 percent.", "Rent is 1.650 €!", "Is that fine?", "Yes"]);
         assert_eq!(s.iter().map(|x| x.question).collect::<Vec<_>>(), [false, false, true, false]);
+    }
+
+    #[test]
+    fn abbreviations_and_ordinals_end_no_sentence() {
+        let texts = |t: &str| sentences(t).iter().map(|x| x.text.trim().to_owned()).collect::<Vec<_>>();
+        assert_eq!(texts("3,57 Prozent inkl. MwSt. wird geteilt. Danke!").len(), 2);
+        assert_eq!(
+            texts("Die Miete steigt jeweils zum 1. Juli. Mehr steht im Vertrag."),
+            ["Die Miete steigt jeweils zum 1. Juli.", "Mehr steht im Vertrag."]
+        );
+        assert_eq!(texts("Sie liegt im 2. Stock.").len(), 1);
+        assert_eq!(texts("The flat is on floor 2. The building has no lift.").len(), 2);
     }
 
     #[test]
