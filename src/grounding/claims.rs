@@ -408,6 +408,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 }
             }
         }
+        if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
+            super::corrections::check_self_correction(&folded, customer.len() > 1, &mut push);
+        }
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
             super::pets::check_pets(&body, &previous, &scope, evidence, &mut push);
         }
@@ -416,6 +419,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).filter(|n| known.contains(n)).collect();
             check_figures(text, &body, &named_here, evidence, &customer_text, &mut push);
             check_counts(&body, &scope, evidence, &mut push);
+            super::figure_checks::check_quantities(&body, evidence, &customer_text, &mut push);
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.

@@ -161,3 +161,43 @@ pub(super) fn check_figures(
         }
     }
 }
+
+/// Listing ids, dates and clock times: their digits are no quantities.
+static NOT_A_QUANTITY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b[a-z]{1,2}-\d{3,5}\b|\b\d{1,2}\.\d{1,2}\.(\d{2,4})?|\b\d{4}-\d\d-\d\d\b|\b\d{1,2}:\d\d\b|#\w+",
+    )
+    .expect("valid pattern")
+});
+
+/// Numbers of any other unit ("1.500 kWh", "50 Mbit/s", "300 metres"): a
+/// quantity from 13 up that no tool result and no customer message holds is
+/// unsupported. Smaller numbers are counts, months and ordinals, which the
+/// count, duration and date checks read with their meaning.
+pub(super) fn check_quantities(
+    body: &str,
+    evidence: &Evidence,
+    customer: &str,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let bare = NOT_A_QUANTITY.replace_all(body, " ");
+    let stated: Vec<f64> = super::numbers::numbers(&bare).into_iter().filter(|n| *n >= 13.0).collect();
+    if stated.is_empty() {
+        return;
+    }
+    let known: Vec<f64> = evidence
+        .passages
+        .iter()
+        .flat_map(|p| super::numbers::numbers(&NOT_A_QUANTITY.replace_all(&p.text, " ")))
+        .chain(super::numbers::numbers(customer))
+        .collect();
+    let years: Vec<u32> = years(body);
+    for n in stated {
+        let is_year = years.iter().any(|y| f64::from(*y) == n);
+        if is_year || evidence.user_wrote(n) || known.iter().any(|k| super::numbers::same_value(*k, n)) {
+            continue;
+        }
+        push(FindingKind::Unsupported, format!("the number {n} is in no tool result and no customer message"), None);
+        return;
+    }
+}

@@ -17,6 +17,7 @@
 
 mod binding;
 mod claims;
+mod corrections;
 pub mod counts;
 pub mod durations;
 pub mod evidence;

@@ -74,6 +74,19 @@ static NOT_PLAINLY: LazyLock<Regex> = LazyLock::new(|| {
 static THEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(then|dann|danach|afterwards|anschliessend)\b").expect("valid pattern"));
 
+/// Conditions set on keeping an animal: a yes with conditions is not a
+/// plain yes ("Voraussetzung ist eine Tierhalterhaftpflicht", "only one cat").
+static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(voraussetzung\w*|bedingung\w*|conditions?|requirements?|required|requires?|vorausgesetzt|provided|insurance|versicherung\w*|haftpflicht\w*|nachweis\w*|begrenz\w*|limit\w*|hochstens|at most|only one|nur (eine?n?|ein) )")
+        .expect("valid pattern")
+});
+
+/// A need: "need", "erforderlich", "brauchen" (denied, the approval is not needed).
+static NEED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(need\w*|necessary|required|requires?|brauch\w*|notig|notwendig|erforderlich|muss|mussen)\b")
+        .expect("valid pattern")
+});
+
 /// Allowance words (a clause without one of them says nothing about it).
 static ALLOWS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|kein problem|no problem|formsache|formality|formalitat)\b|\b(dog|pet|hunde|tier)freundlich")
@@ -106,7 +119,7 @@ static CONCLUDES: LazyLock<Regex> = LazyLock::new(|| {
 /// What one clause of a sentence states about keeping dogs and cats.
 /// `qualified`: another clause of the sentence sets a condition or names
 /// the landlord's approval, so an allowance here is a conditional one.
-fn stated(original: &str, qualified: bool, concluded: bool) -> Option<PetStatus> {
+fn stated(original: &str, qualified: bool, concluded: bool, need_denied: bool) -> Option<PetStatus> {
     let folded = plain(original);
     let clause = folded.as_str();
     if OWN_RULES.is_match(clause) {
@@ -124,7 +137,12 @@ fn stated(original: &str, qualified: bool, concluded: bool) -> Option<PetStatus>
     if CERTAIN.is_match(clause) && !p.negated {
         return Some(PetStatus::Allowed);
     }
-    if p.qualified || DECIDES.is_match(clause) || (p.negated && NOT_PLAINLY.is_match(clause)) {
+    let decides = p.qualified || DECIDES.is_match(clause) || CONDITION.is_match(clause);
+    // "A separate approval … you need not": the approval denied, the animal allowed.
+    if decides && ((p.negated && NEED.is_match(clause)) || need_denied) {
+        return Some(PetStatus::Allowed);
+    }
+    if decides || (p.negated && NOT_PLAINLY.is_match(clause)) {
         return Some(PetStatus::OnRequest);
     }
     if p.negated && (allows || FORBIDS.is_match(clause)) {
@@ -156,9 +174,20 @@ fn qualifies(parts: &[(bool, &str)]) -> bool {
     })
 }
 
-/// The pet status of every listing whose record is in the evidence.
+/// Whether a clause of the sentence denies a need on its own ("…, you need
+/// not", "…, brauchen Sie nicht"): the approval another clause names is not needed.
+fn need_denied(parts: &[(bool, &str)]) -> bool {
+    parts.iter().any(|(_, c)| {
+        let c = plain(c);
+        polarity(&c).negated && NEED.is_match(&c) && c.split_whitespace().count() <= 5
+    })
+}
+
+/// The pet status of every listing whose record is in the evidence: its
+/// `petsAllowed` field, else (a passage found by `search_knowledge`) the
+/// description sentence about dogs and cats.
 fn records(evidence: &Evidence) -> Vec<(String, PetStatus, String)> {
-    evidence
+    let mut out: Vec<(String, PetStatus, String)> = evidence
         .passages
         .iter()
         .filter(|p| p.source.ends_with(".petsAllowed"))
@@ -174,7 +203,17 @@ fn records(evidence: &Evidence) -> Vec<(String, PetStatus, String)> {
             };
             Some((p.listing.clone()?, status, p.source.clone()))
         })
-        .collect()
+        .collect();
+    for p in evidence.passages.iter().filter(|p| p.source.contains('#')) {
+        let Some(listing) = p.listing.clone() else { continue };
+        if out.iter().any(|(l, _, _)| *l == listing) || !ANIMAL.is_match(&plain(&p.text)) {
+            continue;
+        }
+        if let Some(status) = stated(&p.text, false, false, false) {
+            out.push((listing, status, p.source.clone()));
+        }
+    }
+    out
 }
 
 static LISTING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[a-z]{1,2}-\d{4}\b").expect("valid pattern"));
@@ -203,6 +242,7 @@ pub(super) fn check_pets(
     }
     let parts = clauses(body);
     let qualified = qualifies(&parts);
+    let need = need_denied(&parts);
     let mut about: Vec<String> = scope.to_vec();
     for (concluded, c) in parts {
         let named: Vec<String> = LISTING.find_iter(&plain(c)).map(|m| m.as_str().to_uppercase()).collect();
@@ -211,7 +251,7 @@ pub(super) fn check_pets(
         }
         about.sort();
         about.dedup();
-        let Some(status) = stated(c, qualified, concluded) else { continue };
+        let Some(status) = stated(c, qualified, concluded, need) else { continue };
         let relevant: Vec<&(String, PetStatus, String)> =
             records.iter().filter(|(l, _, _)| about.is_empty() || about.contains(l)).collect();
         // Several listings in scope and no record for some of them: the
@@ -246,7 +286,8 @@ mod tests {
         }
         let parts = clauses(sentence);
         let qualified = qualifies(&parts);
-        parts.iter().map(|(k, c)| stated(c, qualified, *k)).filter(Option::is_some).collect()
+        let need = need_denied(&parts);
+        parts.iter().map(|(k, c)| stated(c, qualified, *k, need)).filter(Option::is_some).collect()
     }
 
     #[test]
@@ -261,6 +302,9 @@ mod tests {
         assert_eq!(status("Ob Ihre Katze einziehen darf, entscheidet der Vermieter im Einzelfall."), [Some(OnRequest)]);
         assert_eq!(status("Pets are not automatically allowed there."), [Some(OnRequest)]);
         assert_eq!(status("Bei einer einzelnen Wohnungskatze lässt er durchaus mit sich reden."), [Some(OnRequest)]);
+        assert_eq!(status("A separate approval for a single dog, though, you need not."), [Some(Allowed)]);
+        assert_eq!(status("Voraussetzung ist, dass Sie für die Katze eine Haftpflicht nachweisen."), [Some(OnRequest)]);
+        assert_eq!(status("Keeping dogs or cats requires approval under the community rules."), [Some(OnRequest)]);
     }
 
     #[test]

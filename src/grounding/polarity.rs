@@ -29,7 +29,7 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|kostenlos|kostenfrei|gratis|umsonst)\b")
+    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|kostenlos|kostenfrei|gratis|umsonst|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt)\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -124,7 +124,7 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
 /// problem" say yes, "not only … but" adds.
 static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits)\b",
+        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose)\b",
     )
     .expect("valid pattern")
 });

@@ -128,6 +128,11 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             from = m.end();
         }
         clauses.push((from, trimmed.len()));
+        let clauses: Vec<(usize, usize)> =
+            super::wording::join_trailing_negations(trimmed, clauses.into_iter().map(|(a, b)| (false, a, b)).collect())
+                .into_iter()
+                .map(|(_, a, b)| (a, b))
+                .collect();
         let text = clause_filtered(trimmed, &clauses);
         out.push(Sentence { question: trimmed.ends_with('?'), text, clauses });
     };

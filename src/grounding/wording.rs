@@ -61,7 +61,7 @@ pub(super) static SELF: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b|\b(pencil+ed (you )?in|put you down for|(booked|signed|slotted|penciled|pencilled) you in|you('re| are) (all )?(set|booked|scheduled|down|confirmed) for)\b|\bfest (eingeplant|eingetragen|gebucht)\b|\b(ist|sind|wurde|wurden)\b.{0,40}\b(eingeplant|eingetragen|eingebucht)\b|\b(simply |just )?(come|drop|pop) (by|round|over|along) (at|on|between)\b|\bkommen sie\b.{0,50}\bvorbei\b|\b(being |been )?(held|kept|reserved|blocked) for you\b|\bfur sie (reserviert|freigehalten|geblockt|vorgemerkt)\b|\bfreigehalten\b|\bwill go through\b|\bgeht (klar|durch)\b|\b(fest|sicher) (damit|darauf) rechnen\b|\b(safely |firmly )?count on (it|that|this)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\b.{0,40}\b(einverstanden|happy with|fine with|okay with|ok with|on board)\b|\b(habe|haben) (ich|wir)\b.{0,40}\b(erledigt|eingeholt)\b|\b(i|we)('ve| have) (already )?(taken care of|sorted|handled|settled) (it|that|this|everything)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\s+(steht|stands|is on|is set|is fixed)\b|\b(vormerken|reservieren|blocken|eintragen) lassen\b")
+    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b|\b(pencil+ed (you )?in|put you down for|(booked|signed|slotted|penciled|pencilled) you in|you('re| are) (all )?(set|booked|scheduled|down|confirmed) for)\b|\bfest (eingeplant|eingetragen|gebucht)\b|\b(ist|sind|wurde|wurden)\b.{0,40}\b(eingeplant|eingetragen|eingebucht)\b|\b(simply |just )?(come|drop|pop) (by|round|over|along) (at|on|between)\b|\bkommen sie\b.{0,50}\bvorbei\b|\b(being |been )?(held|kept|reserved|blocked) for you\b|\bfur sie (reserviert|freigehalten|geblockt|vorgemerkt)\b|\bfreigehalten\b|\bwill go through\b|\bgeht (klar|durch)\b|\b(fest|sicher) (damit|darauf) rechnen\b|\b(safely |firmly )?count on (it|that|this)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\b.{0,40}\b(einverstanden|happy with|fine with|okay with|ok with|on board)\b|\b(habe|haben) (ich|wir)\b.{0,40}\b(erledigt|eingeholt)\b|\b(i|we)('ve| have) (already )?(taken care of|sorted|handled|settled) (it|that|this|everything)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\s+(steht|stands|is on|is set|is fixed)\b|\b(vormerken|reservieren|blocken|eintragen) lassen\b|\b(loschung|deletion|erasure)\w*\b.{0,50}\b(veranlasst|abgeschlossen|erledigt|durchgefuhrt|completed|done|initiated|under way|underway)\b|\bfest (einplanen|planen)\b|\b(figure|amount|price|rent) (you can|to) plan with\b|\bat the (new|lower|reduced|agreed) rent\b|\bzur (neuen|niedrigeren|reduzierten) miete\b|\b(ihr angebot|your offer|your proposal|ihr vorschlag) (passt|works|is fine|geht in ordnung)\b|\bliegen sie gut\b")
         .expect("valid pattern")
 });
 
@@ -92,7 +92,7 @@ pub(super) static STREET: LazyLock<Regex> = LazyLock::new(|| {
 /// [`COMMITMENT`] would pass over: data "no longer held" is data deleted,
 /// "nichts einzuwenden" is a landlord's yes.
 pub(super) static DONE_BY_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(account|konto|kundenkonto|profil|profile)\b.{0,40}\b(no longer exists|has been (closed|deleted|removed)|existiert\b.{0,20}\bnicht mehr|wurde (geschlossen|geloscht|aufgelost))|\bnicht mehr (vorhanden|gespeichert|hinterlegt|im system)\b|\bno longer (stored|held|kept|on file|in our (system|records|database))\b|\bnichts (dagegen|einzuwenden)\b|\bno objections?\b|\bkein(e|en)? (einwand|einwande|problem damit)\b")
+    Regex::new(r"\b(account|konto|kundenkonto|profil|profile)\b.{0,40}\b(no longer exists|has been (closed|deleted|removed)|existiert\b.{0,20}\bnicht mehr|wurde (geschlossen|geloscht|aufgelost))|\bnicht mehr (vorhanden|gespeichert|hinterlegt|im system)\b|\b(gespeichert|hinterlegt|vorhanden)\b.{0,60}\bnicht mehr\b|\bno longer (stored|held|kept|on file|in our (system|records|database))\b|\bnichts (dagegen|einzuwenden)\b|\bno objections?\b|\bkein(e|en)? (einwand|einwande|problem damit)\b")
         .expect("valid pattern")
 });
 
@@ -100,7 +100,7 @@ pub(super) static DONE_BY_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
 /// mentioned to us", "der Vermieter hat signalisiert"): records hold no such
 /// statement, so it is the reply's own invention.
 pub(super) static LANDLORD_SAID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(has said|said|mentioned|told (us|me)|let us know|has indicated|indicated|hinted|hat (uns |mir )?(gesagt|erwahnt|mitgeteilt|wissen lassen|signalisiert|angedeutet)|sagte|meinte|erwahnte)\b")
+    Regex::new(r"\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(has said|said|mentioned|told (us|me)|let us know|has indicated|indicated|hinted|hat (uns |mir )?(gesagt|erwahnt|mitgeteilt|wissen lassen|signalisiert|angedeutet)|sagte|meinte|erwahnte)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(hat|haben) (uns|mir)\b.{0,60}\b(genannt|gesagt|mitgeteilt|signalisiert|zu verstehen gegeben|bestatigt)\b")
         .expect("valid pattern")
 });
 
@@ -214,7 +214,7 @@ pub(super) fn clauses(text: &str) -> Vec<(bool, &str)> {
     // "Zusätzliche Nebenkosten: keine" is one statement: a colon before a
     // value of at most three words does not break.
     let masked = LABEL_COLON.replace(&masked, |c: &regex::Captures<'_>| format!("{} {}", &c[1], &c[2]));
-    let mut out = vec![];
+    let mut spans: Vec<(bool, usize, usize)> = vec![];
     let mut from = 0;
     let mut conclusive = false;
     for m in GCLAUSE.find_iter(&masked) {
@@ -222,7 +222,7 @@ pub(super) fn clauses(text: &str) -> Vec<(bool, &str)> {
             continue;
         }
         if m.start() > from {
-            out.push((conclusive, &text[from..m.start()]));
+            spans.push((conclusive, from, m.start()));
             conclusive = false;
         }
         // ", so you can bring your dog": the comma and the conclusion word
@@ -231,9 +231,44 @@ pub(super) fn clauses(text: &str) -> Vec<(bool, &str)> {
         conclusive |= CONCLUSION.is_match(m.as_str());
     }
     if text.is_char_boundary(from) {
-        out.push((conclusive, &text[from..]));
+        spans.push((conclusive, from, text.len()));
     }
-    out.into_iter().map(|(c, t)| (c, t.trim())).filter(|(_, t)| !t.is_empty()).collect()
+    spans.retain(|(_, a, b)| !text[*a..*b].trim().is_empty());
+    let spans = join_trailing_negations(text, spans);
+    spans.into_iter().map(|(c, a, b)| (c, text[a..b].trim())).collect()
+}
+
+/// A negation left alone at the end of a German clause ("Einen WBS brauchen
+/// Sie für diese Wohnung, anders als der Titel vermuten lässt, nicht"):
+/// it belongs to the clause it closes, past any aside in between.
+static BARE_NEGATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^\W*(nicht|nicht mehr|auch nicht|gar nicht|keineswegs|not|not at all|no longer|never|nie|niemals)\W*$",
+    )
+    .expect("valid pattern")
+});
+static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\W*(anders als|wie|als|entgegen|im gegensatz|unlike|like|as|contrary to|though|however|allerdings|aber|jedoch|leider|ubrigens|übrigens|by the way|unfortunately)\b")
+        .expect("valid pattern")
+});
+
+/// Joins each bare negation clause with the clause it closes.
+pub(super) fn join_trailing_negations(text: &str, spans: Vec<(bool, usize, usize)>) -> Vec<(bool, usize, usize)> {
+    let mut out: Vec<(bool, usize, usize)> = vec![];
+    for (c, a, b) in spans {
+        if BARE_NEGATION.is_match(&text[a..b]) && !out.is_empty() {
+            let mut j = out.len() - 1;
+            while j > 0 && ASIDE.is_match(&text[out[j].1..out[j].2]) {
+                j -= 1;
+            }
+            let start = out[j];
+            out.truncate(j);
+            out.push((start.0, start.1, b));
+            continue;
+        }
+        out.push((c, a, b));
+    }
+    out
 }
 
 /// A record clause that says what another text tells ("The listing states
@@ -266,5 +301,22 @@ pub(super) fn role(folded: &str, question: bool) -> SentenceRole {
         SentenceRole::Assistant
     } else {
         SentenceRole::Claim
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_negation_at_the_clause_end_stays_with_its_clause() {
+        let c: Vec<&str> =
+            clauses("Einen WBS brauchen Sie für diese Wohnung, anders als der Titel vermuten lässt, nicht")
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect();
+        assert_eq!(c, ["Einen WBS brauchen Sie für diese Wohnung, anders als der Titel vermuten lässt, nicht"]);
+        let c: Vec<&str> = clauses("Heating is included, not electricity").into_iter().map(|(_, t)| t).collect();
+        assert_eq!(c, ["Heating is included", "not electricity"]);
     }
 }

@@ -271,6 +271,24 @@ fn scripts() -> Vec<Script> {
             faulty: "For HH-1001 the utilities are an additional 240 EUR per month, heating included, and the flat is available from 1 March 2027 [HH-1001].",
             kind: FindingKind::Contradicted,
         },
+        // A reply that corrects itself with no earlier reply to correct, and
+        // a quantity of another unit that no record holds.
+        Script {
+            inquiry: "Can I pay the deposit in instalments?",
+            history: vec![],
+            tools: vec![("search_knowledge", json!({"query": "Can the deposit be paid in instalments?"}))],
+            correct: "Yes: the deposit can be paid in three equal monthly instalments [policy:deposit#instalments].",
+            faulty: "Yes: the deposit can be paid in three equal monthly instalments [policy:deposit#instalments]. Let me correct that: for flats, the whole deposit is due before you move in.",
+            kind: FindingKind::Contradicted,
+        },
+        Script {
+            inquiry: "Is electricity included at K-4001?",
+            history: vec![],
+            tools: vec![("get_listing", json!({"id": "K-4001"}))],
+            correct: "Yes: K-4001 is let at an all-inclusive rent of 1,350 EUR per month [K-4001].",
+            faulty: "Yes: K-4001 is let at an all-inclusive rent of 1,350 EUR per month [K-4001]. Electricity is covered up to 2,000 kWh a year.",
+            kind: FindingKind::Unsupported,
+        },
         // A hand-off statement without a ticket.
         Script {
             inquiry: "How fast is the internet in M-3002?",
