@@ -509,6 +509,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     let same: Vec<&EvClause> = related
                         .iter()
                         .copied()
+                        // Before any listing is named, with several in the evidence, one
+                        // listing's record cannot say what the sentence is about.
+                        .filter(|e| !(scope.is_empty() && known.len() > 1 && e.listing.is_some()))
                         .filter(|e| p.permits || same_subject(&ct, &e.terms) || inclusion_of(e))
                         .filter(|e| {
                             // "on the fifth floor with no lift" does not deny the fifth floor.

@@ -192,6 +192,17 @@ pub fn negated(sentence: &Sentence, a: usize, b: usize) -> bool {
     b <= e && NEGATION.find_iter(&sentence.text[s..a]).next().is_some()
 }
 
+/// Whether the match at `a` sits in a clause that asks rather than states:
+/// one opened by "whether", "ob", "if", "falls" ("Whether 2,800 EUR would be
+/// acceptable is not my call").
+pub fn asked(sentence: &Sentence, a: usize) -> bool {
+    let Some(&(s, _)) = sentence.clauses.iter().find(|(s, e)| *s <= a && a < *e) else { return false };
+    ASKING.is_match(&sentence.text[s..a])
+}
+
+static ASKING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^\W*(whether|if|ob|falls)\b").expect("valid pattern"));
+
 /// Indices of the clauses that the byte range `[a, b)` touches.
 pub fn clauses_of(sentence: &Sentence, a: usize, b: usize) -> std::ops::Range<usize> {
     let first = sentence.clauses.iter().position(|(_, e)| a < *e).unwrap_or(0);

@@ -151,9 +151,15 @@ impl ItemMeaning {
 fn split_clauses(text: &str) -> Vec<&str> {
     // "Zusätzliche Nebenkosten: keine" is one statement: a colon followed by
     // a short value does not start a clause.
+    // A bullet's short label ("**Internet speed:** the listing is silent on
+    // it") names the subject of the clause after it: the two are one clause.
     if let Some((label, value)) = text.split_once(':') {
-        let head = value.split([',', ';']).next().unwrap_or_default();
-        if !label.trim().is_empty() && head.split_whitespace().count() <= 3 && !label.contains([',', ';']) {
+        let head = value.split([',', ';', '–', '—']).next().unwrap_or_default();
+        let short_label = label.split_whitespace().count() <= 3;
+        if !label.trim().is_empty()
+            && (head.split_whitespace().count() <= 3 || short_label)
+            && !label.contains([',', ';'])
+        {
             let mut parts = vec![text[..text.len() - value.len() + head.len()].trim()];
             parts.extend(split_clauses_at(&value[head.len()..]));
             return parts.into_iter().filter(|c| !c.is_empty()).collect();
@@ -323,6 +329,16 @@ mod tests {
                 "Says the records do not state the internet speed",
                 "The listing says nothing about the internet connection speed.",
                 "The listing states the internet speed.",
+            ),
+            (
+                "Says the records do not state the internet speed",
+                "- **Internet speed:** the listing is silent on it, so how fast it is remains unknown.",
+                "- **Internet speed:** the listing states it.",
+            ),
+            (
+                "Mieter zahlen bei Vermietungen keine Provision",
+                "Als Mieter entstehen Ihnen bei Vermietungen keine Vermittlungskosten.",
+                "Als Mieter zahlen Sie bei Vermietungen Vermittlungskosten.",
             ),
         ];
         for (item, para, negated) in rows {

@@ -33,7 +33,7 @@ use super::{ItemGrade, Judge, JudgeError, Verdict};
 use crate::agent::model::Usage;
 use crate::agent::RunResult;
 use crate::eval::case::LoadedCase;
-use crate::grounding::text::{clauses_of, negated, own_text, sentences, Sentence};
+use crate::grounding::text::{asked, clauses_of, negated, own_text, sentences, Sentence};
 use crate::grounding::Grounding;
 
 /// A sentence that offers the assistant's help rather than states a fact:
@@ -93,7 +93,7 @@ fn forbidden_clauses(sentence: &Sentence, forbidden: &[&Regex]) -> Vec<std::ops:
     forbidden
         .iter()
         .flat_map(|f| f.find_iter(&sentence.text))
-        .filter(|m| !negated(sentence, m.start(), m.end()))
+        .filter(|m| !negated(sentence, m.start(), m.end()) && !asked(sentence, m.start()))
         .map(|m| clauses_of(sentence, m.start(), m.end()))
         .collect()
 }
@@ -128,7 +128,7 @@ fn must_hit<'a>(
 fn must_not_hit<'a>(pats: &'a [Regex], sents: &[Sentence]) -> Option<(&'a Regex, String)> {
     sents.iter().filter(|s| !s.question).find_map(|s| {
         pats.iter()
-            .find(|p| p.find_iter(&s.text).any(|m| !negated(s, m.start(), m.end())))
+            .find(|p| p.find_iter(&s.text).any(|m| !negated(s, m.start(), m.end()) && !asked(s, m.start())))
             .map(|p| (p, s.text.trim().to_owned()))
     })
 }
