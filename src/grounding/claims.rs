@@ -470,7 +470,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 let sentence_qualified = polarity(&folded).qualified;
                 for (conclusive, c) in clauses(&body) {
                     let ct = terms(c);
-                    let p = polarity(&PARENS.replace_all(c, " "));
+                    let outer = PARENS.replace_all(c, " ");
+                    let p = polarity(&outer);
                     // One content word states nothing to contradict ("als Mieterin"), unless it is denied.
                     if ct.is_empty() || (ct.len() < 2 && !p.negated) {
                         continue;
@@ -504,7 +505,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         p.included.is_some()
                             && e.polarity.included.is_some()
                             && focus(&e.terms).len() == 1
-                            && shared(&focus(&ct), &vocabulary(&focus(&e.terms))) == 1
+                            // "plus 240 EUR utilities (heating included)": the gloss has a polarity of its own.
+                            && shared(&focus(&terms(&outer)), &vocabulary(&focus(&e.terms))) == 1
                     };
                     let same: Vec<&EvClause> = related
                         .iter()

@@ -28,6 +28,23 @@ mod tests {
         assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported]);
         assert_eq!(kinds(reply, HEATING, 1), []);
     }
+
+    #[test]
+    fn an_offer_to_involve_a_colleague_is_no_hand_off() {
+        for offer in [
+            "If you'd like, I can pass a viewing request on to a colleague.",
+            "If it helps, I can ask a colleague to put the question to the landlord.",
+            "Wenn Sie Interesse haben, leite ich Ihre Frage gern an eine Kollegin weiter.",
+        ] {
+            assert_eq!(kinds(offer, HEATING, 0), [], "{offer}");
+        }
+    }
+
+    #[test]
+    fn a_gloss_in_parentheses_keeps_its_own_polarity() {
+        let reply = "HH-1001 costs 1,650 EUR a month plus 240 EUR utilities (heating included).";
+        assert_eq!(kinds(reply, HEATING, 0), []);
+    }
 }
 
 #[cfg(test)]

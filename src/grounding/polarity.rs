@@ -116,7 +116,7 @@ pub fn polarity(clause: &str) -> Polarity {
 /// not a denial of the clause ("allowed without asking the landlord" is
 /// allowed; "ist ohne Weiteres möglich" is possible).
 static MANNER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\bwithout (\w+ing|(the |prior |any )?(\w+'s )?(approval|permission|consent))\b|\bohne\b[^,.;]{0,40}?\bzu \w+|\bohne (vorherige |weitere |eine )?(ruckfrage|nachfrage|anfrage|zustimmung|genehmigung|erlaubnis)\w*|\bohne (weiteres|weitere\w*|probleme?|umstande|zweifel)\b|\bwithout (further ado|delay|problems?|any problems?|question|doubt|a doubt|fail)\b")
+    Regex::new(r"\bwithout (\w+ing|(the |prior |any )?(\w+'s )?(approval|permission|consent))\b|\bohne\b[^,.;]{0,40}?\bzu \w+|\bohne (vorherige |weitere |eine )?(ruckfrage|nachfrage|anfrage|zustimmung|genehmigung|erlaubnis)\w*|\bohne (weiteres|weitere\w*|probleme?|umstande|zweifel)\b|\bwithout (further ado|delay|problems?|any problems?|question|doubt|a doubt|fail)\b|\bohne dass\b[^,.;]{0,60}\b(zustimm\w*|genehmig\w*|einverstanden|gefragt|erlaub\w*)( werden)?( muss| mussen| musste)?\b|\bwithout (the )?(landlord|owner)\w* (having to )?(approv\w*|agree\w*|consent\w*)\b")
         .expect("valid pattern")
 });
 
@@ -124,7 +124,7 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
 /// problem" say yes, "not only … but" adds.
 static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose)\b",
+        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei)\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
     )
     .expect("valid pattern")
 });
@@ -192,6 +192,8 @@ mod tests {
             "Ihre Katze ist dort kein Problem",
             "Katzen sind dort nicht verboten",
             "dogs are not only allowed but welcome",
+            "um einen Wohnberechtigungsschein kommen Sie nicht herum",
+            "Ihre Katze kann einziehen, ohne dass der Vermieter zustimmen muss",
         ] {
             assert!(!polarity(plain).negated, "{plain}");
         }

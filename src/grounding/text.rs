@@ -136,16 +136,32 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         let text = clause_filtered(trimmed, &clauses);
         out.push(Sentence { question: trimmed.ends_with('?'), text, clauses });
     };
+    // "I couldn't find XY-9999 – could you double-check it?": a statement
+    // before a dash or semicolon stays a statement when a question follows.
+    let mut piece = |p: &str| match QUESTION_TAIL.find(p.trim_end()) {
+        Some(m)
+            if p.trim_end().ends_with('?')
+                && p[..m.start()].split_whitespace().count() >= 4
+                && !p[..m.start()].contains(['–', '—', ';']) =>
+        {
+            push(&p[..m.start()]);
+            push(&p[m.start()..]);
+        }
+        _ => push(p),
+    };
     for m in SENTENCE_END.find_iter(text) {
         if continues(text, m.start(), m.end()) {
             continue;
         }
-        push(&text[start..m.end()]);
+        piece(&text[start..m.end()]);
         start = m.end();
     }
-    push(&text[start..]);
+    piece(&text[start..]);
     out
 }
+
+/// The question after the last dash or semicolon of a sentence.
+static QUESTION_TAIL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(\s[–—]\s|;\s)[^–—;]*$").expect("valid pattern"));
 
 /// A full stop that ends no sentence: an abbreviation or an ordinal before
 /// it and the sentence going on after it ("3,57 Prozent inkl. MwSt. wird
@@ -246,6 +262,13 @@ mod tests {
         );
         assert_eq!(texts("Sie liegt im 2. Stock.").len(), 1);
         assert_eq!(texts("The flat is on floor 2. The building has no lift.").len(), 2);
+    }
+
+    #[test]
+    fn a_statement_before_a_closing_question_stays_a_statement() {
+        let s = sentences("I couldn't find XY-9999 anywhere in our listings – could you double-check it?");
+        assert_eq!(s.iter().map(|x| x.question).collect::<Vec<_>>(), [false, true]);
+        assert_eq!(sentences("Is heating – and water – included?").len(), 1);
     }
 
     #[test]

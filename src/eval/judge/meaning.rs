@@ -169,11 +169,29 @@ fn split_clauses(text: &str) -> Vec<&str> {
 }
 
 fn split_clauses_at(text: &str) -> Vec<&str> {
-    text.split([',', ';', ':', '–', '—'])
+    let pieces: Vec<&str> = text
+        .split([',', ';', ':', '–', '—'])
         .flat_map(|c| c.split(" or ").flat_map(|c| c.split(" oder ")))
         .map(str::trim)
         .filter(|c| !c.is_empty())
-        .collect()
+        .collect();
+    // A list of single words ("Nebenkosten, Heizung, Strom und Internet sind
+    // drin") is one clause: a one-word piece belongs to the clause after it.
+    let mut out: Vec<&str> = vec![];
+    let mut pending: Option<usize> = None;
+    for piece in pieces {
+        let start = pending.take().unwrap_or_else(|| piece.as_ptr() as usize - text.as_ptr() as usize);
+        let end = piece.as_ptr() as usize - text.as_ptr() as usize + piece.len();
+        if piece.split_whitespace().count() <= 1 {
+            pending = Some(start);
+            continue;
+        }
+        out.push(text[start..end].trim());
+    }
+    if let Some(start) = pending {
+        out.push(text[start..].trim());
+    }
+    out.into_iter().filter(|c| !c.is_empty()).collect()
 }
 
 /// How a sentence meets an item.
@@ -334,6 +352,11 @@ mod tests {
                 "Says the records do not state the internet speed",
                 "- **Internet speed:** the listing is silent on it, so how fast it is remains unknown.",
                 "- **Internet speed:** the listing states it.",
+            ),
+            (
+                "Nebenkosten, Heizung, Strom und Internet sind enthalten",
+                "K-4001 kostet pauschal 1.350 EUR, Nebenkosten, Heizung, Strom und Internet sind da schon drin.",
+                "K-4001 kostet 1.350 EUR, Nebenkosten, Heizung, Strom und Internet sind nicht enthalten.",
             ),
             (
                 "Mieter zahlen bei Vermietungen keine Provision",
