@@ -35,12 +35,13 @@ use regex::Regex;
 use super::evidence::Evidence;
 use super::figure_checks::{check_counts, check_figures};
 use super::polarity::{polarity, Polarity};
+use super::quotes::{body, verbatim};
 use super::terms::{shared, terms, vocabulary, Term};
 use super::text::{own_text, sentences};
 use super::wording::{
-    clauses, role, BRACKETS, BY_AGENT, COMMITMENT, CONCLUDES, CONTRACTION, DEPENDS, DONE_BY_DENIAL, HEDGE, HOPE, IF,
-    LANDLORD_SAID, MAY_NOT, META_CLAUSE, PARENS, PLACE, PRONOUN_OBJECT, QUOTED, REPLY_HEDGE, REPORTED, REQUEST, STATUS,
-    STREET, THANKS, TIME, VERB,
+    clauses, role, BY_AGENT, COMMITMENT, CONCLUDES, CONTRACTION, DEPENDS, DONE_BY_DENIAL, HEDGE, HOPE, IF,
+    LANDLORD_SAID, MAY_NOT, META_CLAUSE, PARENS, PLACE, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, STATUS, STREET,
+    THANKS, TIME, VERB,
 };
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
@@ -218,53 +219,6 @@ fn same_subject(reply: &[Term], ev: &[Term]) -> bool {
     // won't get a heating bill of your own" is about the bill, not about
     // whether heating is included.
     sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 1 && a.len() <= 2)
-}
-
-/// The sentence without quoted passages that are verbatim evidence and
-/// without citation brackets.
-fn body(sentence: &str, passages: &[String]) -> String {
-    let unquoted = QUOTED.replace_all(sentence, |c: &regex::Captures<'_>| {
-        let inner = fold(c[0].trim_matches(|ch: char| "“”„\"«»".contains(ch)));
-        let inner = inner.trim().trim_end_matches(['.', '!', '?']);
-        if !inner.is_empty() && passages.iter().any(|p| p.contains(inner)) {
-            " ".repeat(c[0].len())
-        } else {
-            c[0].to_owned()
-        }
-    });
-    let mut text = BRACKETS.replace_all(&unquoted, " ").into_owned();
-    // A quoted passage of several sentences is cut by the sentence split: an
-    // opening mark with no closing one quotes to the end of this sentence, a
-    // closing mark with no opening one quotes from its start.
-    let verbatim_part = |part: &str| {
-        let inner = fold(part.trim_matches(|ch: char| "“”„\"«» ".contains(ch)));
-        let inner = inner.trim().trim_end_matches(['.', '!', '?']).trim();
-        inner.split_whitespace().count() >= 3 && passages.iter().any(|p| p.contains(inner))
-    };
-    if let Some(open) = text.rfind(['“', '„']).filter(|o| !text[*o..].contains('”') || text[*o..].ends_with('”'))
-    {
-        if !text[open..].trim_end().ends_with('”') && verbatim_part(&text[open..]) {
-            let blank = " ".repeat(text.len() - open);
-            text.replace_range(open.., &blank);
-        }
-    }
-    if let Some(close) = text.find('”').filter(|c| !text[..*c].contains(['“', '„'])) {
-        let end = close + '”'.len_utf8();
-        if verbatim_part(&text[..end]) {
-            let blank = " ".repeat(end);
-            text.replace_range(..end, &blank);
-        }
-    }
-    text
-}
-
-/// Whether the sentence, without quote marks and citations, is a passage's own words.
-fn verbatim(sentence: &str, passages: &[String]) -> bool {
-    let bare = BRACKETS.replace_all(sentence, " ");
-    let bare: String = bare.chars().filter(|c| !"“”„\"«»".contains(*c)).collect();
-    let bare = fold(bare.trim());
-    let bare = bare.trim().trim_end_matches(['.', '!', '?', ':', ';', ',']).trim();
-    bare.split_whitespace().count() >= 3 && passages.iter().any(|p| p.contains(bare))
 }
 
 /// Checks every sentence of `reply` against `evidence`. `customer` holds the

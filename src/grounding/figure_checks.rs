@@ -72,6 +72,12 @@ pub(super) fn check_counts(
     }
 }
 
+/// The figures of a claim sentence (`text`, and `body` without quotes and
+/// citations): bound to the right listing, cost kind and party, in the
+/// evidence with the records' period, not an estimate as final, and in the
+/// cited source (issue #27: "a figure next to a citation must be in the
+/// cited passage or record"); then durations and years.
+/// `named`: the listing ids the sentence names.
 pub(super) fn check_figures(
     text: &str,
     body: &str,

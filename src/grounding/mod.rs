@@ -26,6 +26,7 @@ mod listing_facts;
 pub mod numbers;
 mod pets;
 pub mod polarity;
+mod quotes;
 pub mod terms;
 pub mod text;
 mod wording;

@@ -129,11 +129,20 @@ pub fn period_in(window: &str) -> Option<Period> {
     }
 }
 
+/// A period word that qualifies a settlement, not the figure.
+static PERIOD_OF_NOUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(yearly|annual|monthly|quarterly|jahrliche[nrms]?|jährliche[nrms]?|monatliche[nrms]?)\s+(utilities\s+|utility\s+|nebenkosten|betriebskosten)?(statement|settlement|reconciliation|bill|invoice|review|abrechnung|rechnung)\w*")
+        .expect("valid pattern")
+});
+
 /// The period a figure at `[start, end)` of `text` carries: the words after
 /// it up to the next clause break or figure (at most 60 bytes), else the
 /// three words before it ("monatlich 420 EUR", "a monthly rent of 980 EUR").
 fn period_around(text: &str, start: usize, end: usize) -> Option<Period> {
-    let after = &text[end..];
+    // "squared up in the yearly statement": the period of another noun,
+    // blanked (same length) before the window is cut.
+    let after = PERIOD_OF_NOUN.replace_all(&text[end..], |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
+    let after = after.as_ref();
     let mut cut = after.len().min(60);
     while !after.is_char_boundary(cut) {
         cut -= 1;

@@ -115,7 +115,7 @@ pub(super) static LABEL_COLON: LazyLock<Regex> = LazyLock::new(|| {
 /// Thanks and regrets inside a sentence ("Schade, dass …, aber danke für die
 /// Rückmeldung"): courtesy, not a fact.
 pub(super) static THANKS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(danke\w*|thanks?|thank you|schade|sorry|pity|shame|glad|happy to hear|freut mich)\b")
+    Regex::new(r"\b(dank\w*|thanks?|thank you|schade|sorry|pity|shame|glad|happy to hear|freut mich|schon, dass|nice that|good to hear|great that)\b")
         .expect("valid pattern")
 });
 
@@ -193,7 +193,7 @@ pub(super) static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
 /// forecast"): no fact about the records, so nothing to ground when the tools
 /// returned nothing.
 pub(super) static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(or |and |oder |und )?(tell|send|give|let|ask|check|try|contact|use|see|nennen|sagen|schicken|senden|schreiben|geben|fragen|wenden|schauen|versuchen|nutzen)\b|\b(i'll|i will|ich werde|schaue ich|suche ich|sehe ich)\b.{0,40}\b(look|search|check|find|nach|heraus)|\b(weather service|wetterdienst|wetter-app|weather app|search engine|suchmaschine|restaurant guide|another source|andere quelle)\b.{0,30}\b(will|can|could|should|may|kann|konnen|hilft|helfen)\b|\b(you will|you'll|sie) (receive|get|erhalten|bekommen)\b.{0,60}\b(confirmation|bestatigung|answer|antwort|reply|nachricht)\b")
+    Regex::new(r"^(or |and |oder |und )?(tell|send|give|let|ask|check|try|contact|use|see|nennen|sagen|schicken|senden|schreiben|geben|fragen|wenden|schauen|versuchen|nutzen)\b|\b(schauen|fragen|wenden|versuchen|probieren|nutzen|werfen) sie\b.{0,30}\b(am besten|gerne?|doch|einfach)\b|\b(i'll|i will|ich werde|schaue ich|suche ich|sehe ich)\b.{0,40}\b(look|search|check|find|nach|heraus)|\b(weather service|wetterdienst|wetter-app|weather app|search engine|suchmaschine|restaurant guide|another source|andere quelle)\b.{0,30}\b(will|can|could|should|may|kann|konnen|hilft|helfen)\b|\b(you will|you'll|sie) (receive|get|erhalten|bekommen)\b.{0,60}\b(confirmation|bestatigung|answer|antwort|reply|nachricht)\b")
         .expect("valid pattern")
 });
 
