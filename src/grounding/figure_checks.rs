@@ -119,7 +119,9 @@ pub(super) fn check_figures(
                 continue;
             }
         }
-        if f.kind == FigureKind::Price && !ESTIMATE.is_match(&plain(body)) {
+        // "was originally an estimate, but has since been settled" withdraws the estimate.
+        let estimated = ESTIMATE.is_match(&plain(body)) && !SETTLED.is_match(&plain(body));
+        if f.kind == FigureKind::Price && !estimated {
             let estimated: Vec<&str> = evidence
                 .matching_figures(&f)
                 .filter_map(|e| {
@@ -167,6 +169,13 @@ pub(super) fn check_figures(
         }
     }
 }
+
+/// An estimate said to be over: "originally an estimate", "has since been
+/// settled", "inzwischen festgelegt".
+static SETTLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(originally|initially|no longer|has since|have since|since been|now (fixed|final|settled|set)|ursprunglich|anfangs|inzwischen (fest|festgelegt|beschlossen|endgultig)|nicht mehr (nur )?(geschatzt|vorlaufig))\b")
+        .expect("valid pattern")
+});
 
 /// Listing ids, dates and clock times: their digits are no quantities.
 static NOT_A_QUANTITY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
