@@ -214,12 +214,19 @@ fn catches_pets_on_request_sold_as_a_yes() {
     let steps = vec![
         tools(vec![call("get_listing", json!({"id": "HH-1001"}))]),
         text("Yes, dogs are allowed in HH-1001 [HH-1001]."),
+        text("Yes, dogs are allowed in HH-1001 [HH-1001]."),
     ];
-    assert_only_failure(
-        &run_with_fault("pets-on-request-hh-1001", steps),
-        "pets-on-request-hh-1001",
-        "judge: must_not 1 stated: Says dogs are simply allowed",
-    );
+    // The agent's grounding guard reads the yes against the listing's
+    // petsAllowed (on request), asks for one repair and, when the model
+    // repeats it, forces a hand-off: the customer never receives the yes.
+    let report = run_with_fault("pets-on-request-hh-1001", steps);
+    assert_only_failure(&report, "pets-on-request-hh-1001", "outcome: forced hand-off (guard_failed)");
+    let run = &report.cases.iter().find(|c| c.id == "pets-on-request-hh-1001").unwrap().runs[0];
+    let events = &run.result.as_ref().unwrap().guard_events;
+    assert!(events.iter().all(|e| e.violations.iter().any(|v| matches!(
+        v,
+        inquiry::agent::guards::Violation::Grounding { finding } if finding.kind == inquiry::grounding::FindingKind::Contradicted
+    ))));
 }
 
 #[test]

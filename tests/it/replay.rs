@@ -391,7 +391,7 @@ fn rescore_changes_exactly_the_case_whose_pattern_changed() {
     let changed = cases_with(
         "facts.yaml",
         "'(excluding|excludes) heating']",
-        "'(excluding|excludes) heating', 'heating is included']",
+        "'(excluding|excludes) heating', 'measured consumption']",
     );
     let r = inquiry_bin(&[
         "rescore",
