@@ -242,6 +242,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     let mut scope: Vec<String> = vec![];
     // The sentence before: a pronoun can stand for the animal it names.
     let mut previous = String::new();
+    let known_numbers = std::cell::OnceCell::new();
     let mut out = Grounding::default();
     for (i, s) in sentences(&own).iter().enumerate() {
         let text = s.text.trim();
@@ -373,7 +374,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).filter(|n| known.contains(n)).collect();
             check_figures(text, &body, &named_here, evidence, &customer_text, &mut push);
             check_counts(&body, &scope, evidence, &mut push);
-            super::figure_checks::check_quantities(&body, evidence, &customer_text, &mut push);
+            super::figure_checks::check_quantities(&body, evidence, &known_numbers, &customer_text, &mut push);
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.

@@ -188,10 +188,12 @@ static NOT_A_QUANTITY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
 /// Numbers of any other unit ("1.500 kWh", "50 Mbit/s", "300 metres"): a
 /// quantity from 13 up that no tool result and no customer message holds is
 /// unsupported. Smaller numbers are counts, months and ordinals, which the
-/// count, duration and date checks read with their meaning.
+/// count, duration and date checks read with their meaning. `known` caches
+/// the evidence's numbers for the reply's other sentences.
 pub(super) fn check_quantities(
     body: &str,
     evidence: &Evidence,
+    known: &std::cell::OnceCell<Vec<f64>>,
     customer: &str,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
@@ -200,12 +202,15 @@ pub(super) fn check_quantities(
     if stated.is_empty() {
         return;
     }
-    let known: Vec<f64> = evidence
-        .passages
-        .iter()
-        .flat_map(|p| super::numbers::numbers(&NOT_A_QUANTITY.replace_all(&p.text, " ")))
-        .chain(super::numbers::numbers(customer))
-        .collect();
+    // Every number of the tool results and the customer's messages, read once per reply.
+    let known = known.get_or_init(|| {
+        evidence
+            .passages
+            .iter()
+            .flat_map(|p| super::numbers::numbers(&NOT_A_QUANTITY.replace_all(&p.text, " ")))
+            .chain(super::numbers::numbers(customer))
+            .collect()
+    });
     let years: Vec<u32> = years(body);
     for n in stated {
         let is_year = years.iter().any(|y| f64::from(*y) == n);

@@ -212,8 +212,21 @@ pub(super) fn check_listing_facts(
     }
     // General explanations cite a policy ("the utilities cover the lift's
     // upkeep"): a feature a policy passage names is read only beside a listing id.
+    let policy_texts: std::cell::OnceCell<Vec<String>> = std::cell::OnceCell::new();
     let in_policy = |f: &Feature| {
-        evidence.passages.iter().filter(|p| p.listing.is_none()).any(|p| f.words.is_match(&plain(&p.text)))
+        policy_texts
+            .get_or_init(|| evidence.passages.iter().filter(|p| p.listing.is_none()).map(|p| plain(&p.text)).collect())
+            .iter()
+            .any(|t| f.words.is_match(t))
+    };
+    let mut cache: Vec<(String, std::rc::Rc<Record>)> = vec![];
+    let mut record_of = |l: &String| -> std::rc::Rc<Record> {
+        if let Some((_, r)) = cache.iter().find(|(k, _)| k == l) {
+            return r.clone();
+        }
+        let r = std::rc::Rc::new(record(evidence, l));
+        cache.push((l.clone(), r.clone()));
+        r
     };
     let mut about: Vec<String> = scope.to_vec();
     for (_, c) in clauses(&folded) {
@@ -230,7 +243,7 @@ pub(super) fn check_listing_facts(
         if p.conditional {
             continue;
         }
-        let records: Vec<(String, Record)> = about.iter().map(|l| (l.clone(), record(evidence, l))).collect();
+        let records: Vec<(String, std::rc::Rc<Record>)> = about.iter().map(|l| (l.clone(), record_of(l))).collect();
         for f in FEATURES.iter().filter(|f| f.words.is_match(c)) {
             if named.is_empty() && in_policy(f) {
                 continue;
@@ -239,7 +252,8 @@ pub(super) fn check_listing_facts(
                 r.features.as_ref().is_some_and(|(keys, _)| keys.iter().any(|k| f.keys.contains(&k.as_str())))
                     || r.description.iter().any(|d| f.words.is_match(d))
             };
-            let checked: Vec<&(String, Record)> = records.iter().filter(|(_, r)| r.features.is_some()).collect();
+            let checked: Vec<&(String, std::rc::Rc<Record>)> =
+                records.iter().filter(|(_, r)| r.features.is_some()).collect();
             // Several listings and not all of their records in the evidence: unknown.
             if checked.is_empty() || checked.len() < records.len() {
                 continue;
