@@ -194,6 +194,42 @@ fn record(evidence: &Evidence, listing: &str) -> Record {
     r
 }
 
+/// Dates (a day or year with a month) that no tool result and no customer
+/// message names: "jeweils zum 1. Juli" where the records say 1 January.
+pub(super) fn check_dates(
+    body: &str,
+    evidence: &Evidence,
+    customer: &str,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let stated: Vec<u32> = DATED.captures_iter(&plain(body)).filter_map(|c| month_of(&c)).collect();
+    if stated.is_empty() || evidence.passages.is_empty() {
+        return;
+    }
+    let known: Vec<u32> = evidence
+        .passages
+        .iter()
+        .flat_map(|p| months(&plain(&p.text)).into_iter().map(|(m, _)| m))
+        .chain(months(customer).into_iter().map(|(m, _)| m))
+        .collect();
+    if let Some(m) = stated.iter().find(|m| !known.contains(m)) {
+        let name = MONTHS.iter().find(|(_, n)| n == m).map_or("", |(w, _)| *w);
+        push(FindingKind::Unsupported, format!("names a date in {name} that no tool result gives"), None);
+    }
+}
+
+/// A month with a day before it ("1. Juli", "1 July") or a year after it.
+static DATED: LazyLock<Regex> = LazyLock::new(|| {
+    let names = MONTHS.iter().filter(|(n, _)| n.len() > 3).map(|(n, _)| *n).collect::<Vec<_>>().join("|");
+    Regex::new(&format!(r"\b\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?P<a>{names})\b|\b(?P<b>{names})\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?20\d\d\b"))
+        .expect("valid pattern")
+});
+
+fn month_of(c: &regex::Captures<'_>) -> Option<u32> {
+    let n = c.name("a").or_else(|| c.name("b"))?.as_str();
+    MONTHS.iter().find(|(w, _)| *w == n).map(|(_, m)| *m)
+}
+
 /// Listing facts of a claim sentence (`body`: without citations) against
 /// the records of the listings it is about: those a clause names, else
 /// those in `scope` (named in this or an earlier sentence). `customer`: the
@@ -362,6 +398,21 @@ mod tests {
         assert!(findings("It has energy class A.", "").is_empty());
         // A feature a policy names is read only beside a listing id.
         assert!(findings("Utilities cover the upkeep of a garden.", "").is_empty());
+    }
+
+    #[test]
+    fn a_date_no_tool_result_gives_is_unsupported() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "B-2001", "description": "Graduated rent: the rent rises by 3.5 percent on 1 January every year."}));
+        let dates = |body: &str, customer: &str| {
+            let mut out = vec![];
+            check_dates(body, &e, &plain(customer), &mut |k, r, _| out.push((k, r)));
+            out
+        };
+        assert!(dates("Die Miete steigt jeweils zum 1. Januar um 3,5 Prozent.", "").is_empty());
+        assert_eq!(dates("Die Miete steigt jeweils zum 1. Juli um 3,5 Prozent.", "")[0].0, FindingKind::Unsupported);
+        assert!(dates("You want to move in on 1 July.", "I want to move in on 1 July").is_empty());
+        assert!(dates("You may move in whenever it suits you.", "").is_empty());
     }
 
     #[test]
