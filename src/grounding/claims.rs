@@ -261,6 +261,10 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         let role = if verbatim(text, &folded_passages) { SentenceRole::Quote } else { role(&folded, s.question) };
         let mut findings = vec![];
         let mut push = |kind: FindingKind, reason: String, source: Option<String>| {
+            // Two checks that find the same fault against the same passage report it once.
+            if source.is_some() && findings.iter().any(|f: &Finding| f.kind == kind && f.source == source) {
+                return;
+            }
             findings.push(Finding { sentence: i + 1, text: text.to_owned(), kind, reason, source });
         };
         if role != SentenceRole::Question {
@@ -377,6 +381,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::figure_checks::check_quantities(&body, evidence, &known_numbers, &customer_text, &mut push);
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
+            super::inclusions::check_inclusions(&body, &scope, evidence, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
                 // "no property XY-9999 …, so I can't tell you" states only absences; "it was a

@@ -22,6 +22,7 @@ pub mod counts;
 pub mod durations;
 pub mod evidence;
 mod figure_checks;
+mod inclusions;
 mod listing_facts;
 pub mod numbers;
 mod pets;

@@ -1,0 +1,291 @@
+//! Which running costs a listing's rent includes, as a reply states it,
+//! compared with what the listing's record says of the same cost: heating,
+//! electricity, internet and parking.
+//!
+//! Issue #27: "a keyword-keeping contradiction" passes every word check.
+//! "Heating included [HH-1001#s5]. The gas you settle with the supplier
+//! directly", "Strom und Internet laufen über eigene Verträge" where the
+//! record of K-4001 says "Utilities, heating, electricity and internet are
+//! all included in the rent", or "the 95 EUR for it is already accounted
+//! for in the cold rent" where M-3002's space costs "an extra 95 EUR" all
+//! keep the record's words. The general clause check ([`super::claims`])
+//! needs a shared subject word and skips record lists; here each cost has
+//! its own words in both languages (gas and heat pumps heat, a carport is
+//! parking), a list item takes the status of the clause that ends the list,
+//! and a clause that names no cost but repeats the figure of a record's
+//! cost clause ("the 95 EUR") is about that cost. Utilities themselves are
+//! not read: "the 240 EUR utilities include heating" says the utilities
+//! include something, not that they are included.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::evidence::Evidence;
+use super::numbers::{numbers, same_value};
+use super::polarity::polarity;
+use super::wording::{clauses, PARENS, VERB};
+use super::FindingKind;
+use crate::fold::plain;
+
+/// A running cost a rent may or may not include.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cost {
+    Heating,
+    Electricity,
+    Internet,
+    Parking,
+}
+
+impl Cost {
+    const ALL: [Cost; 4] = [Cost::Heating, Cost::Electricity, Cost::Internet, Cost::Parking];
+
+    fn name(self) -> &'static str {
+        match self {
+            Cost::Heating => "heating",
+            Cost::Electricity => "electricity",
+            Cost::Internet => "internet",
+            Cost::Parking => "parking",
+        }
+    }
+
+    /// The cost's words in folded English and German text.
+    fn words(self) -> &'static Regex {
+        static HEATING: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"\b(heating|heat pump|heizung\w*|heizkosten\w*|heizen|beheizt|gas|gasvertrag\w*|gasversorg\w*|gaslieferant\w*|warmepumpe\w*)\b|\w(heizung|warmepumpe)\b")
+                .expect("valid pattern")
+        });
+        static ELECTRICITY: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"\b(electricity|strom|stroms|stromkosten|stromvertrag\w*|stromanbieter\w*|haushaltsstrom)\b")
+                .expect("valid pattern")
+        });
+        static INTERNET: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"\b(internet\w*|broadband|wi-?fi|wlan|breitband\w*)\b").expect("valid pattern")
+        });
+        static PARKING: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"\b(parking( space)?|car park|carport|garages?|tiefgarage\w*|stellplatz\w*|parkplatz\w*|garagenplatz\w*)\b")
+                .expect("valid pattern")
+        });
+        match self {
+            Cost::Heating => &HEATING,
+            Cost::Electricity => &ELECTRICITY,
+            Cost::Internet => &INTERNET,
+            Cost::Parking => &PARKING,
+        }
+    }
+}
+
+/// A cost paid outside the rent without a word of [`super::polarity`]:
+/// "you pay it yourself", "kommt noch dazu", "läuft über eigene Verträge",
+/// "directly to the supplier".
+static SEPARATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(pay|pays|paid|paying|settle|cover)\b.{0,40}\b(yourself|themselves|on your own)\b|\b(zahlen|zahlt|bezahlen|bezahlt|tragen|tragt|begleichen)\b.{0,30}\b(selbst|selber)\b|\b(selbst|selber)\b.{0,20}\b(zahlen|bezahlen|tragen)\b|\b(kommt|kommen)\b.{0,30}\b(dazu|hinzu|obendrauf)\b|\b(lauft|laufen)\b.{0,20}\buber (eigene|ihren eigenen|einen eigenen)\b|\b(to|with) (the|your) (supplier|provider|utility company|energy company)\b|\b(an|mit) (den|dem|ihren|ihrem) (versorger|anbieter|energieversorger|stromanbieter|gasversorger)\b")
+        .expect("valid pattern")
+});
+
+/// A listing id in folded text.
+static LISTING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[a-z]{1,2}-\d{4}\b").expect("valid pattern"));
+
+/// Whether a clause says the costs it names are in the rent (`Some(true)`),
+/// paid apart from it (`Some(false)`), or neither.
+fn status(folded: &str) -> Option<bool> {
+    let p = polarity(folded);
+    if p.conditional {
+        return None;
+    }
+    if p.included.is_some() {
+        return p.included;
+    }
+    SEPARATE.is_match(folded).then_some(p.negated)
+}
+
+/// One statement about one cost: the costs a clause names, with the clause's
+/// status, and the figures the clause gives.
+struct Said {
+    costs: Vec<Cost>,
+    included: Option<bool>,
+    figures: Vec<f64>,
+    clause: String,
+}
+
+/// The statements of one sentence, clause by clause. A clause without a
+/// verb ("Utilities, heating, electricity and internet are all included")
+/// is a list item and takes the status of the next clause that has one.
+fn read(sentence: &str) -> Vec<Said> {
+    let said = |c: &str| {
+        let folded = plain(c);
+        Said {
+            costs: Cost::ALL.into_iter().filter(|k| k.words().is_match(&folded)).collect(),
+            included: status(&folded),
+            figures: numbers(c),
+            clause: c.to_owned(),
+        }
+    };
+    let mut out: Vec<Said> = vec![];
+    for (_, c) in clauses(sentence) {
+        // A parenthesised gloss has a status of its own: "290 EUR utilities
+        // on top of the rent (heating not included)".
+        out.push(said(&PARENS.replace_all(c, " ")));
+        out.extend(PARENS.find_iter(c).map(|g| said(g.as_str().trim_matches(['(', ')']))));
+    }
+    for i in (0..out.len()).rev() {
+        if out[i].included.is_none() && !VERB.is_match(&plain(&out[i].clause)) {
+            out[i].included = out.get(i + 1).and_then(|n| n.included);
+        }
+    }
+    out
+}
+
+/// A cost the record of a listing says is included or separate.
+struct Record {
+    listing: String,
+    cost: Cost,
+    included: bool,
+    figures: Vec<f64>,
+    source: String,
+}
+
+/// What the description sentences of the listings in the evidence say of
+/// each cost.
+fn records(evidence: &Evidence) -> Vec<Record> {
+    let mut out = vec![];
+    for p in evidence.passages.iter().filter(|p| p.source.contains("#s")) {
+        let Some(listing) = &p.listing else { continue };
+        for said in read(&p.text) {
+            let Some(included) = said.included else { continue };
+            for cost in said.costs {
+                out.push(Record {
+                    listing: listing.clone(),
+                    cost,
+                    included,
+                    figures: said.figures.clone(),
+                    source: p.source.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Cost statements of a claim sentence (`body`: without citations) against
+/// the record of the listing they are about: the one a clause names, else
+/// the listings in `scope`. A clause that names no cost but gives the
+/// figure of a record's cost clause is about that cost. A statement that
+/// every such record contradicts is a contradiction; with no record of the
+/// cost there is nothing to check.
+pub(super) fn check_inclusions(
+    body: &str,
+    scope: &[String],
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let said = read(body);
+    if said.iter().all(|s| s.included.is_none()) {
+        return;
+    }
+    let records = records(evidence);
+    if records.is_empty() {
+        return;
+    }
+    let mut about: Vec<String> = scope.to_vec();
+    for s in said {
+        let named: Vec<String> = LISTING.find_iter(&plain(&s.clause)).map(|m| m.as_str().to_uppercase()).collect();
+        if !named.is_empty() {
+            about = named;
+        }
+        about.sort();
+        about.dedup();
+        let Some(included) = s.included else { continue };
+        let in_scope = |r: &&Record| about.is_empty() || about.contains(&r.listing);
+        let costs: Vec<Cost> = if s.costs.is_empty() {
+            records
+                .iter()
+                .filter(in_scope)
+                .filter(|r| r.figures.iter().any(|f| s.figures.iter().any(|g| same_value(*f, *g))))
+                .map(|r| r.cost)
+                .collect()
+        } else {
+            s.costs
+        };
+        for cost in costs {
+            let relevant: Vec<&Record> = records.iter().filter(in_scope).filter(|r| r.cost == cost).collect();
+            let listings = {
+                let mut l: Vec<&str> = relevant.iter().map(|r| r.listing.as_str()).collect();
+                l.dedup();
+                l.len()
+            };
+            // Several listings in scope and a record for only some: the
+            // statement may be about one the evidence says nothing of.
+            if relevant.is_empty() || (about.len() > 1 && listings < about.len()) {
+                continue;
+            }
+            if relevant.iter().any(|r| r.included == included) {
+                continue;
+            }
+            let r = relevant[0];
+            let word = |i: bool| if i { "included in the rent" } else { "paid separately" };
+            push(
+                FindingKind::Contradicted,
+                format!(
+                    "says {} is {} at {}; the record says {} [{}]",
+                    cost.name(),
+                    word(included),
+                    r.listing,
+                    word(r.included),
+                    r.source
+                ),
+                Some(r.source.clone()),
+            );
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn statuses(sentence: &str) -> Vec<(Vec<Cost>, Option<bool>)> {
+        read(sentence).into_iter().filter(|s| !s.costs.is_empty()).map(|s| (s.costs, s.included)).collect()
+    }
+
+    #[test]
+    fn the_records_wordings() {
+        use Cost::*;
+        assert_eq!(
+            statuses("Utilities (Nebenkosten) are an additional 240 EUR per month, heating included."),
+            [(vec![Heating], Some(true))]
+        );
+        assert_eq!(
+            statuses("Utilities (Nebenkosten) are an additional 290 EUR per month, heating not included."),
+            [(vec![Heating], Some(false))]
+        );
+        assert_eq!(
+            statuses("Utilities, heating, electricity and internet are all included in the rent."),
+            [(vec![Heating], Some(true)), (vec![Electricity], Some(true)), (vec![Internet], Some(true))]
+        );
+        assert_eq!(
+            statuses("A parking space in the underground car park is available for an extra 95 EUR per month."),
+            [(vec![Parking], Some(false))]
+        );
+        assert_eq!(statuses("A carport for two cars is included in the rent."), [(vec![Parking], Some(true))]);
+    }
+
+    #[test]
+    fn replies_in_both_languages() {
+        use Cost::*;
+        assert_eq!(
+            statuses("Nebenkosten und Heizung sind darin enthalten, Strom und Internet laufen über eigene Verträge."),
+            [(vec![Heating], Some(true)), (vec![Electricity], Some(false)), (vec![Internet], Some(false))]
+        );
+        assert_eq!(statuses("The gas itself you pay yourself."), [(vec![Heating], Some(false))]);
+        assert_eq!(statuses("You won't pay anything on top for the heating."), [(vec![Heating], Some(true))]);
+        assert_eq!(
+            statuses("On top of the rent come 290 EUR utilities (heating not included), while the carport is part of the rent."),
+            [(vec![Heating], Some(false)), (vec![Parking], Some(true))]
+        );
+        assert_eq!(statuses("Den Strom zahlen Sie direkt an den Versorger."), [(vec![Electricity], Some(false))]);
+        // A heating system named without a word on its cost says nothing.
+        assert_eq!(statuses("The building is heated by gas central heating."), [(vec![Heating], None)]);
+    }
+}
