@@ -226,7 +226,10 @@ fn judge_check_runs_offline_on_the_committed_labels() {
     assert_eq!(code, Some(0), "{err}");
     let r: Value = serde_json::from_str(&stdout).unwrap();
     let splits: Vec<&str> = r["agreement"].as_array().unwrap().iter().map(|a| a["split"].as_str().unwrap()).collect();
-    assert_eq!(splits, ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "test", "test2", "all"]);
+    assert_eq!(
+        splits,
+        ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "test", "test2", "all"]
+    );
     let all = &r["agreement"][splits.len() - 1];
     assert!(all["replies"].as_u64().unwrap() >= 60, "{all:#}");
     assert!(all["item_kappa"].is_number() && all["human_pass_rate"].is_number() && all["judge_pass_rate"].is_number());

@@ -317,7 +317,10 @@ pub async fn judge_check(
     for (l, r) in labels.iter().zip(&results) {
         splits.entry(l.split.clone()).or_default().push((l, r));
     }
-    let mut agreement: Vec<Agreement> = splits.iter().map(|(s, v)| figures(s, v)).collect();
+    // Natural order: dev, dev2, …, dev9, dev10.
+    let mut order: Vec<(&String, &Vec<(&LoadedLabel, &LabelResult)>)> = splits.iter().collect();
+    order.sort_by_key(|(s, _)| split_order(s));
+    let mut agreement: Vec<Agreement> = order.into_iter().map(|(s, v)| figures(s, v)).collect();
     let all: Vec<(&LoadedLabel, &LabelResult)> = labels.iter().zip(&results).collect();
     let overall = figures("all", &all);
     let metrics = vec![
@@ -486,4 +489,11 @@ pub fn measured_agreement(report_json: &std::path::Path, judge: &str) -> Option<
         all.false_fails,
         all.right_replies
     ))
+}
+
+/// A split's place in reports: its name without trailing digits, then the
+/// number they make ("dev" is 1), so `dev10` follows `dev9`.
+fn split_order(split: &str) -> (String, u64) {
+    let stem = split.trim_end_matches(|c: char| c.is_ascii_digit());
+    (stem.to_owned(), split[stem.len()..].parse().unwrap_or(1))
 }
