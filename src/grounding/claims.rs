@@ -39,9 +39,9 @@ use super::quotes::{body, verbatim};
 use super::terms::{shared, terms, vocabulary, Term};
 use super::text::{own_text, sentences};
 use super::wording::{
-    clauses, role, BY_AGENT, COMMITMENT, CONCLUDES, CONTRACTION, DEPENDS, DONE_BY_DENIAL, HEDGE, HOPE, IF,
-    LANDLORD_SAID, MAY_NOT, META_CLAUSE, PARENS, PLACE, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, STATUS, STREET,
-    THANKS, TIME, VERB,
+    clauses, role, ABSENCE, BY_AGENT, COMMITMENT, CONCLUDES, CONTRACTION, DEPENDS, DONE_BY_DENIAL, HANDOFF, HEDGE,
+    HOPE, IF, INDIRECT_QUESTION, LANDLORD_SAID, MAY_NOT, META_CLAUSE, PARENS, PLACE, PRONOUN_OBJECT, REPLY_HEDGE,
+    REPORTED, REQUEST, STATUS, STREET, SUGGESTS, THANKS, TIME, VERB,
 };
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
@@ -296,6 +296,11 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     break;
                 }
             }
+        }
+        // What the landlord is said to have told us, a status or a time the records
+        // lack: also in a sentence that reports a hand-off ("the landlord has let us
+        // know that 2,800 EUR works, so the colleague only sorts out the paperwork").
+        if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
             for &(_, c) in &folded_clauses {
                 let p = polarity(c);
                 if p.conditional && IF.is_match(c) {
@@ -340,7 +345,13 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 push(FindingKind::Unsupported, format!("names a street the records do not (\"{}\")", m.as_str()), None);
             }
         }
-        if role == SentenceRole::Handoff && tickets == 0 && !polarity(&folded).negated {
+        // "Einen anderen Preis kann ich nicht zusagen; ich habe Ihre Anfrage aber
+        // weitergegeben": the negation of one clause does not deny the hand-off of another.
+        // A suggestion to ask a colleague hands nothing off.
+        let handed_off =
+            folded_clauses.iter().any(|(_, c)| HANDOFF.is_match(c) && !polarity(c).negated && !SUGGESTS.is_match(c))
+                || (!folded_clauses.iter().any(|(_, c)| HANDOFF.is_match(c)) && !polarity(&folded).negated);
+        if role == SentenceRole::Handoff && tickets == 0 && handed_off {
             push(
                 FindingKind::Unsupported,
                 "says the request was passed to a person, but the run created no ticket".into(),
@@ -386,9 +397,13 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
                 // "no property XY-9999 …, so I can't tell you" states only absences; "it was a
                 // two-room flat that was let last month" asserts in one of its clauses.
+                // "Wie lange die Bearbeitung dauert, geht aus meinen Unterlagen nicht
+                // hervor": the indirect question names what the records lack.
+                let absence = ABSENCE.is_match(&folded);
                 let asserts = folded_clauses.iter().any(|(_, c)| {
                     let cp = polarity(c);
                     terms(&CONTRACTION.replace_all(c, "")).len() >= 2
+                        && !(absence && INDIRECT_QUESTION.is_match(c))
                         && !cp.negated
                         && !cp.conditional
                         && !REQUEST.is_match(c)
@@ -449,6 +464,11 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     // inclusion whose object is a pronoun ("already cover it"):
                     // no polarity of their own to set against a record clause.
                     if REPORTED.is_match(&plain(c)) || PRONOUN_OBJECT.is_match(&plain(c)) {
+                        continue;
+                    }
+                    // "The listing doesn't say how much of the 240 EUR is for heating"
+                    // denies a record's content, not the content itself.
+                    if ABSENCE.is_match(&plain(c)) {
                         continue;
                     }
                     // Clauses on the same topic; for a plain yes/no of polarity the

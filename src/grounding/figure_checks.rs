@@ -197,7 +197,10 @@ pub(super) fn check_quantities(
     customer: &str,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
-    let bare = NOT_A_QUANTITY.replace_all(body, " ");
+    // A day before a month name is a date, which `listing_facts::check_dates` reads.
+    let folded = crate::fold::plain(body);
+    let undated = super::listing_facts::DATED.replace_all(&folded, " ");
+    let bare = NOT_A_QUANTITY.replace_all(&undated, " ");
     let stated: Vec<f64> = super::numbers::numbers(&bare).into_iter().filter(|n| *n >= 13.0).collect();
     if stated.is_empty() {
         return;

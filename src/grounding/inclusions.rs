@@ -79,7 +79,18 @@ impl Cost {
 /// "you pay it yourself", "kommt noch dazu", "läuft über eigene Verträge",
 /// "directly to the supplier".
 static SEPARATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(pay|pays|paid|paying|settle|cover)\b.{0,40}\b(yourself|themselves|on your own)\b|\b(zahlen|zahlt|bezahlen|bezahlt|tragen|tragt|begleichen)\b.{0,30}\b(selbst|selber)\b|\b(selbst|selber)\b.{0,20}\b(zahlen|bezahlen|tragen)\b|\b(kommt|kommen)\b.{0,30}\b(dazu|hinzu|obendrauf)\b|\b(lauft|laufen)\b.{0,20}\buber (eigene|ihren eigenen|einen eigenen)\b|\b(to|with) (the|your) (supplier|provider|utility company|energy company)\b|\b(an|mit) (den|dem|ihren|ihrem) (versorger|anbieter|energieversorger|stromanbieter|gasversorger)\b")
+    Regex::new(r"\b(pay|pays|paid|paying|settle|cover)\b.{0,40}\b(yourself|themselves|on your own)\b|\b(zahlen|zahlt|bezahlen|bezahlt|tragen|tragt|begleichen)\b.{0,30}\b(selbst|selber)\b|\b(selbst|selber)\b.{0,20}\b(zahlen|bezahlen|tragen)\b|\b(kommt|kommen)\b.{0,30}\b(dazu|hinzu|obendrauf)\b|\b(lauft|laufen)\b.{0,20}\buber (eigene|ihren eigenen|einen eigenen)\b|\b(to|with) (the|your) (supplier|provider|utility company|energy company)\b|\b(an|mit) (den|dem|ihren|ihrem) (versorger|anbieter|energieversorger|stromanbieter|gasversorger)\b|\beigene[nrms]? \w*(rechnung|vertrag|vertrage|abrechnung)\b|\b(own|separate) \w+ (bill|contract|invoice)\b")
+        .expect("valid pattern")
+});
+
+/// A pronoun standing for a thing named before it (folded text).
+static PRONOUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(it|them|that|this|es|das|dies\w*)\b").expect("valid pattern"));
+
+/// Utilities (Nebenkosten) themselves: an extra said of them is not said of
+/// the costs they include.
+static UTILITIES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(utilities|utility costs|service charges?|running costs|nebenkosten\w*|betriebskosten\w*)\b")
         .expect("valid pattern")
 });
 
@@ -132,6 +143,23 @@ fn read(sentence: &str) -> Vec<Said> {
         if out[i].included.is_none() && !VERB.is_match(&plain(&out[i].clause)) {
             out[i].included = out.get(i + 1).and_then(|n| n.included);
         }
+    }
+    for i in 1..out.len() {
+        let folded = plain(&out[i].clause);
+        // "… heating is included, but you pay it on top of the 240 EUR": the
+        // pronoun stands for the cost of the nearest clause before that names one.
+        if out[i].costs.is_empty() && PRONOUN.is_match(&folded) {
+            out[i].costs =
+                out[..i].iter().rev().find(|s| !s.costs.is_empty()).map(|s| s.costs.clone()).unwrap_or_default();
+        }
+        // "the 240 EUR you pay on top for utilities take care of the heating":
+        // the extra is the utilities', not the heating's.
+        if out[i].included == Some(false) && UTILITIES.is_match(&folded) {
+            out[i].costs.clear();
+        }
+    }
+    if out.first().is_some_and(|s| s.included == Some(false) && UTILITIES.is_match(&plain(&s.clause))) {
+        out[0].costs.clear();
     }
     out
 }
@@ -284,6 +312,17 @@ mod tests {
             statuses("On top of the rent come 290 EUR utilities (heating not included), while the carport is part of the rent."),
             [(vec![Heating], Some(false)), (vec![Parking], Some(true))]
         );
+        assert_eq!(
+            statuses(
+                "Heating is included in the utilities list, but as its own item: you pay it on top of the 240 EUR."
+            ),
+            [(vec![Heating], Some(true)), (vec![Heating], Some(false))]
+        );
+        assert_eq!(
+            statuses("The 240 EUR you pay on top for utilities covers the heating."),
+            [(vec![Heating], Some(true))]
+        );
+        assert_eq!(statuses("Eine eigene Heizkostenrechnung bekommen Sie nicht."), [(vec![Heating], Some(true))]);
         assert_eq!(statuses("Den Strom zahlen Sie direkt an den Versorger."), [(vec![Electricity], Some(false))]);
         // A heating system named without a word on its cost says nothing.
         assert_eq!(statuses("The building is heated by gas central heating."), [(vec![Heating], None)]);

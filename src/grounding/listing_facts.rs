@@ -219,7 +219,7 @@ pub(super) fn check_dates(
 }
 
 /// A month with a day before it ("1. Juli", "1 July") or a year after it.
-static DATED: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static DATED: LazyLock<Regex> = LazyLock::new(|| {
     let names = MONTHS.iter().filter(|(n, _)| n.len() > 3).map(|(n, _)| *n).collect::<Vec<_>>().join("|");
     Regex::new(&format!(r"\b\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?P<a>{names})\b|\b(?P<b>{names})\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?20\d\d\b"))
         .expect("valid pattern")

@@ -244,7 +244,14 @@ pub(super) fn check_pets(
     let qualified = qualifies(&parts);
     let need = need_denied(&parts);
     let mut about: Vec<String> = scope.to_vec();
+    // "Anders ist es nur bei Kleintieren …: Die sind ohne Rückfrage erlaubt": in a
+    // sentence about small animals alone, a clause that names no dog or cat is about them.
+    let folded = plain(body);
+    let own_rules = OWN_RULES.is_match(&folded) && !ANIMAL.is_match(&OWN_RULES.replace_all(&folded, " "));
     for (concluded, c) in parts {
+        if own_rules && !ANIMAL.is_match(&plain(c)) {
+            continue;
+        }
         let named: Vec<String> = LISTING.find_iter(&plain(c)).map(|m| m.as_str().to_uppercase()).collect();
         if !named.is_empty() {
             about = named;
