@@ -393,6 +393,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
             super::inclusions::check_inclusions(&body, &scope, evidence, &mut push);
+            super::counted::check_counted(&body, evidence, &customer_text, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
                 // "no property XY-9999 …, so I can't tell you" states only absences; "it was a

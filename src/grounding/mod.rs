@@ -18,6 +18,7 @@
 mod binding;
 mod claims;
 mod corrections;
+mod counted;
 pub mod counts;
 pub mod durations;
 pub mod evidence;

@@ -46,7 +46,7 @@ pub(super) static COURTESY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static OFFER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer)|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|let me know|let us know|feel free|happy to (help|look|check|answer|search)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe)|(schaue|suche|helfe|prufe|beantworte) ich (ihnen )?(gerne?|weitere)|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
+    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer)|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|let me know|let us know|feel free|happy to (help|look|check|answer|search)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe)|(schaue|suche|helfe|prufe|beantworte) ich (ihnen )?(\w+ )?(gerne?|weitere)|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
         .expect("valid pattern")
 });
 
@@ -278,7 +278,7 @@ pub(super) fn join_trailing_negations(text: &str, spans: Vec<(bool, usize, usize
 /// how much …", "geht aus dem Inserat nicht hervor", "no figure is given"):
 /// it denies what the records hold, not the thing itself.
 pub(super) static ABSENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)|(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))|no (information|details?|figures?|indication|mention|breakdown)|geht.{0,60}nicht hervor|(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*|(nennt|erwahnt|sagt|enthalt).{0,40}(nicht|nichts|keine\w*)|nowhere in|not in (our|the|my) (records|listing|documents|data)|(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)")
+    Regex::new(r"\b(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)\b|\b(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))\b|\bno (information|details?|figures?|indication|mention|breakdown)\b|\bgeht\b.{0,60}\bnicht hervor\b|\b(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*\b|\b(nennt|erwahnt|sagt|enthalt)\b.{0,40}\b(nicht|nichts|keine\w*)\b|\bnowhere in\b|\bnot in (our|the|my) (records|listing|documents|data)\b|\b(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)\b")
         .expect("valid pattern")
 });
 
