@@ -124,6 +124,11 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         let mut clauses = vec![];
         let mut from = 0;
         for m in CLAUSE_BREAK.find_iter(trimmed) {
+            // A comma or colon between digits belongs to a number ("3,100", "10:00").
+            let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+            if digit(trimmed[..m.start()].chars().next_back()) && digit(trimmed[m.end()..].chars().next()) {
+                continue;
+            }
             clauses.push((from, m.start()));
             from = m.end();
         }

@@ -252,11 +252,28 @@ static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+static CLOSING_NEGATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(nicht|nicht mehr|auch nicht|gar nicht|keineswegs)\W*$").expect("valid pattern")
+});
+
+/// A clause that opens with a German preposition: a phrase, not a clause
+/// with a subject of its own ("Hunde übrigens auch nicht" has one).
+static PREPOSITION_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\W*(für|fur|bei|beim|in|im|am|an|auf|mit|nach|von|vom|zu|zum|zur|über|uber|unter|ohne|trotz|wegen|während|wahrend|laut|gemäß|gemass|seit|aus)\b")
+        .expect("valid pattern")
+});
+
 /// Joins each bare negation clause with the clause it closes.
 pub(super) fn join_trailing_negations(text: &str, spans: Vec<(bool, usize, usize)>) -> Vec<(bool, usize, usize)> {
     let mut out: Vec<(bool, usize, usize)> = vec![];
     for (c, a, b) in spans {
-        if BARE_NEGATION.is_match(&text[a..b]) && !out.is_empty() {
+        // "…, für die Anmietung von B-2002 nicht": a German clause closed by its
+        // negation after an aside, with no verb of its own, is the negation's too.
+        let closing = CLOSING_NEGATION.is_match(&text[a..b])
+            && PREPOSITION_FIRST.is_match(&text[a..b])
+            && !VERB.is_match(&crate::fold::plain(&text[a..b]))
+            && text[a..b].split_whitespace().count() <= 8;
+        if (BARE_NEGATION.is_match(&text[a..b]) || closing) && !out.is_empty() {
             let mut j = out.len() - 1;
             while j > 0 && ASIDE.is_match(&text[out[j].1..out[j].2]) {
                 j -= 1;
@@ -271,14 +288,11 @@ pub(super) fn join_trailing_negations(text: &str, spans: Vec<(bool, usize, usize
     out
 }
 
-/// A record clause that says what another text tells ("The listing states
-/// which costs are included"): it names a topic and states no polarity of
-/// its own.
 /// A statement that the records lack something ("the listing doesn't say
 /// how much …", "geht aus dem Inserat nicht hervor", "no figure is given"):
 /// it denies what the records hold, not the thing itself.
 pub(super) static ABSENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)\b|\b(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))\b|\bno (information|details?|figures?|indication|mention|breakdown)\b|\bgeht\b.{0,60}\bnicht hervor\b|\b(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*\b|\b(nennt|erwahnt|sagt|enthalt)\b.{0,40}\b(nicht|nichts|keine\w*)\b|\bnowhere in\b|\bnot in (our|the|my) (records|listing|documents|data)\b|\b(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)\b")
+    Regex::new(r"\b(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)\b|\b(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))\b|\bno (information|details?|figures?|indication|mention|breakdown)\b|\bgeht\b.{0,60}\bnicht hervor\b|\b(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*\b|\b(nennt|erwahnt|sagt)\b.{0,40}\b(nicht|nichts|keine\w*)\b|\bnowhere in\b|\bnot in (our|the|my) (records|listing|documents|data)\b|\b(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)\b")
         .expect("valid pattern")
 });
 
@@ -295,6 +309,9 @@ pub(super) static INDIRECT_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A record clause that says what another text tells ("The listing states
+/// which costs are included"): it names a topic and states no polarity of
+/// its own.
 pub(super) static META_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(states|says|shows|lists|tells you|explains|gibt an|nennt|zeigt)\b.{0,20}\b(which|whether|what|how|welche\w*|ob|was|wie)\b")
         .expect("valid pattern")
@@ -347,6 +364,13 @@ mod tests {
                 .map(|(_, t)| t)
                 .collect();
         assert_eq!(c, ["Einen WBS brauchen Sie für diese Wohnung, anders als der Titel vermuten lässt, nicht"]);
+        let c: Vec<&str> = clauses(
+            "Einen Wohnberechtigungsschein benötigen Sie, anders als bei vielen Wohnungen, für die Anmietung von B-2002 nicht.",
+        )
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+        assert_eq!(c.len(), 1, "{c:?}");
         let c: Vec<&str> = clauses("Heating is included, not electricity").into_iter().map(|(_, t)| t).collect();
         assert_eq!(c, ["Heating is included", "not electricity"]);
     }
