@@ -7,6 +7,7 @@ pub mod acts;
 mod hybrid;
 mod llm;
 pub mod meaning;
+mod paraphrase;
 mod rules;
 pub mod similarity;
 

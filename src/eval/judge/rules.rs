@@ -221,6 +221,8 @@ impl RuleJudge {
             .collect();
         let own = own_text(reply, &customer);
         let sents = sentences(&own);
+        // Idioms made explicit, for matching `must` items by meaning.
+        let explicit = super::paraphrase::explicit(&sents);
         let unquoted = sentences(&crate::grounding::text::own_words(&own));
         let forbidden: Vec<&Regex> = case.must_not_patterns.iter().flatten().collect();
         let asserted: Vec<Sentence> = unquoted
@@ -245,7 +247,7 @@ impl RuleJudge {
                     g.undecide(format!("matched `{}` only in a sentence grounding flags: {}", p.as_str(), excerpt(&s)));
                 } else if meaning {
                     let item = ItemMeaning::new(&item.text);
-                    if grade_must_by_meaning(&mut g, &item, &sents, &forbidden, &flagged) {
+                    if grade_must_by_meaning(&mut g, &item, &sents, &explicit, &forbidden, &flagged) {
                         if let Some(e) = embedded(embedder, &own_vectors, &sents) {
                             let (e, v) = e?;
                             let m = v.best(e, &item).map_err(JudgeError::Model)?;
@@ -350,15 +352,17 @@ fn embedded<'a>(
 /// nothing ("Free heating included" does not convey "heating is included").
 /// Returns whether another route may still decide it conveyed (the lexical
 /// matcher found it not conveyed or only partly).
+/// `explicit`: `sents` with idioms made explicit ([`super::paraphrase`]), same indexes.
 fn grade_must_by_meaning(
     g: &mut ItemGrade,
     item: &ItemMeaning,
     sents: &[Sentence],
+    explicit: &[Sentence],
     forbidden: &[&Regex],
     flagged: &dyn Fn(&Sentence) -> bool,
 ) -> bool {
     let ok = |m: &super::meaning::MeaningMatch| (m.polarity_agrees && m.figures_agree, m.similarity);
-    let best = match (best_match(item, sents), spread_match(item, sents)) {
+    let best = match (best_match(item, explicit), spread_match(item, explicit)) {
         (Some(a), Some(b)) => Some(if ok(&b) > ok(&a) { b } else { a }),
         (a, b) => a.or(b),
     };

@@ -1,0 +1,78 @@
+//! Everyday idioms that say a record's fact without its words, made
+//! explicit for the meaning route ("a walk-up" is a building with no lift).
+//!
+//! Issue #34: right replies fail where they state a fact with no word of
+//! the item, most often a negation said without a negation word: "the
+//! building's a walk-up — stairs all the way" for "The building has no
+//! lift", "the listing is silent on broadband" for "the records do not
+//! state the speed", "rein gewerblich" for "not for living". The meaning
+//! route compares terms and polarity, so each idiom here gets its explicit
+//! wording appended as a clause of its own; the reply's words stay, and only
+//! `must` items are matched against the result (a `must_not` statement is
+//! never made by an idiom's gloss). Source: the wordings of right replies in
+//! the dev label splits (`labels/dev*.yaml`), generalised to the idiom.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::grounding::text::Sentence;
+
+/// (idiom, explicit wording), the idiom matched case-insensitively.
+const IDIOMS: &[(&str, &str)] = &[
+    (r"\bwalk-?ups?\b", "no lift"),
+    (r"\bstairs (only|all the way)\b|\bonly (by|via|up) the stairs\b|\bby stairs only\b", "no lift"),
+    (r"\bnur (über die|per|zu fuß über die) treppe\b|\bnur treppen\b", "kein Aufzug"),
+    (r"\b(is|are) silent (on|about)\b|\bsays nothing (on|about)\b", "does not state"),
+    (r"\bschweigt (sich )?(zu|über)\b|\bsagt nichts (zu|über)\b", "nennt nicht"),
+    (
+        r"\b(purely|solely|exclusively|strictly|only) (as )?(a )?(commercial|business)\b",
+        "commercial use only, not for living",
+    ),
+    (r"\b(ausschließlich|rein|nur) (gewerblich|als gewerbe)\w*\b", "nur gewerblich, nicht zum Wohnen"),
+    (r"\bnowhere in (our|the|my) (records|catalogue|listings)\b", "not in our records"),
+    (r"\b(doesn't|does not) ring a bell\b", "is not in our records"),
+    (r"\bmuss ich (leider )?passen\b", "kann ich nicht helfen"),
+    (r"\b(outside|beyond) my (patch|wheelhouse|lane)\b", "cannot help with it"),
+    (r"\btakes? care of\b", "includes"),
+    (r"\b(kommt|kommen) (noch )?(dazu|obendrauf|hinzu)\b", "zusätzlich"),
+];
+
+static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+    IDIOMS.iter().map(|(p, w)| (Regex::new(&format!("(?i){p}")).expect("valid pattern"), *w)).collect()
+});
+
+/// The sentences with each idiom's explicit wording appended after it as a
+/// clause of its own; same count and order, so indexes stay valid. Clause
+/// offsets are not kept (the meaning route splits clauses from the text).
+pub fn explicit(sents: &[Sentence]) -> Vec<Sentence> {
+    sents
+        .iter()
+        .map(|s| {
+            let mut text = s.text.clone();
+            for (re, wording) in COMPILED.iter() {
+                if re.is_match(&text) {
+                    text =
+                        re.replace_all(&text, |c: &regex::Captures<'_>| format!("{}, {wording},", &c[0])).into_owned();
+                }
+            }
+            Sentence { text, question: s.question, clauses: vec![] }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grounding::text::sentences;
+
+    #[test]
+    fn idioms_get_their_explicit_wording() {
+        let s = explicit(&sentences("It's on the fifth floor, and the building's a walk-up."));
+        assert_eq!(s[0].text, "It's on the fifth floor, and the building's a walk-up, no lift,.");
+        let s = explicit(&sentences("Die Einheit ist rein gewerblich zugelassen."));
+        assert!(s[0].text.contains("nicht zum Wohnen"), "{}", s[0].text);
+        let same = sentences("Heating is included.");
+        assert_eq!(explicit(&same)[0].text, same[0].text);
+    }
+}
