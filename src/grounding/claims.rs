@@ -243,6 +243,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     // The sentence before: a pronoun can stand for the animal it names.
     let mut previous = String::new();
     let known_numbers = std::cell::OnceCell::new();
+    // The records' cost statements and counts, read once per reply.
+    let cost_records = std::cell::OnceCell::new();
+    let record_counts = std::cell::OnceCell::new();
     let mut out = Grounding::default();
     for (i, s) in sentences(&own).iter().enumerate() {
         let text = s.text.trim();
@@ -348,10 +351,11 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         // "Einen anderen Preis kann ich nicht zusagen; ich habe Ihre Anfrage aber
         // weitergegeben": the negation of one clause does not deny the hand-off of another.
         // A suggestion to ask a colleague hands nothing off.
-        let handed_off =
+        let handed_off = || {
             folded_clauses.iter().any(|(_, c)| HANDOFF.is_match(c) && !polarity(c).negated && !SUGGESTS.is_match(c))
-                || (!folded_clauses.iter().any(|(_, c)| HANDOFF.is_match(c)) && !polarity(&folded).negated);
-        if role == SentenceRole::Handoff && tickets == 0 && handed_off {
+                || (!folded_clauses.iter().any(|(_, c)| HANDOFF.is_match(c)) && !polarity(&folded).negated)
+        };
+        if role == SentenceRole::Handoff && tickets == 0 && handed_off() {
             push(
                 FindingKind::Unsupported,
                 "says the request was passed to a person, but the run created no ticket".into(),
@@ -392,8 +396,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::figure_checks::check_quantities(&body, evidence, &known_numbers, &customer_text, &mut push);
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
-            super::inclusions::check_inclusions(&body, &scope, evidence, &mut push);
-            super::counted::check_counted(&body, evidence, &customer_text, &mut push);
+            super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
+            super::counted::check_counted(&body, evidence, &record_counts, &customer_text, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
                 // "no property XY-9999 …, so I can't tell you" states only absences; "it was a
@@ -469,7 +473,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     }
                     // "The listing doesn't say how much of the 240 EUR is for heating"
                     // denies a record's content, not the content itself.
-                    if ABSENCE.is_match(&plain(c)) {
+                    if p.negated && ABSENCE.is_match(&plain(c)) {
                         continue;
                     }
                     // Clauses on the same topic; for a plain yes/no of polarity the

@@ -60,10 +60,12 @@ fn counts(text: &str) -> Vec<(u32, &'static str, String)> {
 }
 
 /// Counts of a claim sentence (`body`) against those the tool results give
-/// for the same thing; `customer`: the customer's messages.
+/// for the same thing (`cache`: those counts, read once per reply);
+/// `customer`: the customer's messages.
 pub(super) fn check_counted(
     body: &str,
     evidence: &Evidence,
+    cache: &std::cell::OnceCell<Vec<(u32, &'static str, String)>>,
     customer: &str,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
@@ -71,11 +73,13 @@ pub(super) fn check_counted(
     if said.is_empty() {
         return;
     }
-    let given: Vec<(u32, &'static str, String)> = evidence
-        .passages
-        .iter()
-        .flat_map(|p| counts(&p.text).into_iter().map(|(n, t, _)| (n, t, p.source.clone())))
-        .collect();
+    let given = cache.get_or_init(|| {
+        evidence
+            .passages
+            .iter()
+            .flat_map(|p| counts(&p.text).into_iter().map(|(n, t, _)| (n, t, p.source.clone())))
+            .collect()
+    });
     let asked = counts(customer);
     for (n, t, words) in said {
         let records: Vec<&(u32, &str, String)> = given.iter().filter(|(_, g, _)| *g == t).collect();

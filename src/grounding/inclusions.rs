@@ -114,22 +114,27 @@ fn status(folded: &str) -> Option<bool> {
 /// status, and the figures the clause gives.
 struct Said {
     costs: Vec<Cost>,
+    folded: String,
     included: Option<bool>,
     figures: Vec<f64>,
-    clause: String,
 }
 
 /// The statements of one sentence, clause by clause. A clause without a
 /// verb ("Utilities, heating, electricity and internet are all included")
 /// is a list item and takes the status of the next clause that has one.
 fn read(sentence: &str) -> Vec<Said> {
+    // Most sentences say nothing of inclusion: one look at the whole.
+    let whole = plain(sentence);
+    if polarity(&whole).included.is_none() && !SEPARATE.is_match(&whole) {
+        return vec![];
+    }
     let said = |c: &str| {
         let folded = plain(c);
         Said {
             costs: Cost::ALL.into_iter().filter(|k| k.words().is_match(&folded)).collect(),
             included: status(&folded),
             figures: numbers(c),
-            clause: c.to_owned(),
+            folded,
         }
     };
     let mut out: Vec<Said> = vec![];
@@ -140,12 +145,12 @@ fn read(sentence: &str) -> Vec<Said> {
         out.extend(PARENS.find_iter(c).map(|g| said(g.as_str().trim_matches(['(', ')']))));
     }
     for i in (0..out.len()).rev() {
-        if out[i].included.is_none() && !VERB.is_match(&plain(&out[i].clause)) {
+        if out[i].included.is_none() && !VERB.is_match(&out[i].folded) {
             out[i].included = out.get(i + 1).and_then(|n| n.included);
         }
     }
     for i in 1..out.len() {
-        let folded = plain(&out[i].clause);
+        let folded = out[i].folded.clone();
         // "… heating is included, but you pay it on top of the 240 EUR": the
         // pronoun stands for the cost of the nearest clause before that names one.
         if out[i].costs.is_empty() && PRONOUN.is_match(&folded) {
@@ -158,14 +163,14 @@ fn read(sentence: &str) -> Vec<Said> {
             out[i].costs.clear();
         }
     }
-    if out.first().is_some_and(|s| s.included == Some(false) && UTILITIES.is_match(&plain(&s.clause))) {
+    if out.first().is_some_and(|s| s.included == Some(false) && UTILITIES.is_match(&s.folded)) {
         out[0].costs.clear();
     }
     out
 }
 
 /// A cost the record of a listing says is included or separate.
-struct Record {
+pub(super) struct Record {
     listing: String,
     cost: Cost,
     included: bool,
@@ -200,24 +205,26 @@ fn records(evidence: &Evidence) -> Vec<Record> {
 /// the listings in `scope`. A clause that names no cost but gives the
 /// figure of a record's cost clause is about that cost. A statement that
 /// every such record contradicts is a contradiction; with no record of the
-/// cost there is nothing to check.
+/// cost there is nothing to check. `cache` keeps the records for the reply's
+/// other sentences.
 pub(super) fn check_inclusions(
     body: &str,
     scope: &[String],
     evidence: &Evidence,
+    cache: &std::cell::OnceCell<Vec<Record>>,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let said = read(body);
     if said.iter().all(|s| s.included.is_none()) {
         return;
     }
-    let records = records(evidence);
+    let records = cache.get_or_init(|| records(evidence));
     if records.is_empty() {
         return;
     }
     let mut about: Vec<String> = scope.to_vec();
     for s in said {
-        let named: Vec<String> = LISTING.find_iter(&plain(&s.clause)).map(|m| m.as_str().to_uppercase()).collect();
+        let named: Vec<String> = LISTING.find_iter(&s.folded).map(|m| m.as_str().to_uppercase()).collect();
         if !named.is_empty() {
             about = named;
         }
