@@ -228,7 +228,10 @@ fn judge_check_runs_offline_on_the_committed_labels() {
     let splits: Vec<&str> = r["agreement"].as_array().unwrap().iter().map(|a| a["split"].as_str().unwrap()).collect();
     assert_eq!(
         splits,
-        ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "test", "test2", "all"]
+        [
+            "dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "test", "test2",
+            "all"
+        ]
     );
     let all = &r["agreement"][splits.len() - 1];
     assert!(all["replies"].as_u64().unwrap() >= 60, "{all:#}");
