@@ -39,9 +39,8 @@ use super::quotes::{body, verbatim};
 use super::terms::{shared, terms, vocabulary, Term};
 use super::text::{own_text, sentences};
 use super::wording::{
-    clauses, role, ABSENCE, BY_AGENT, COMMITMENT, CONCLUDES, CONTRACTION, DEPENDS, DONE_BY_DENIAL, HANDOFF, HEDGE,
-    HOPE, IF, INDIRECT_QUESTION, LANDLORD_SAID, MAY_NOT, META_CLAUSE, PARENS, PLACE, PRONOUN_OBJECT, REPLY_HEDGE,
-    REPORTED, REQUEST, STATUS, STREET, SUGGESTS, THANKS, TIME, VERB,
+    clauses, role, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, HANDOFF, HEDGE, IF, INDIRECT_QUESTION, MAY_NOT,
+    META_CLAUSE, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, SUGGESTS, THANKS, VERB,
 };
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
@@ -270,84 +269,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             }
             findings.push(Finding { sentence: i + 1, text: text.to_owned(), kind, reason, source });
         };
-        if role != SentenceRole::Question {
-            for &(_, c) in &folded_clauses {
-                let p = polarity(c);
-                // "until Friday" limits a reservation, it does not make it conditional.
-                let unconditional = !(p.conditional && IF.is_match(c)) && !HOPE.is_match(c);
-                // "appointments are set by our agents" says who books, it books nothing.
-                let by_agent = BY_AGENT.is_match(c);
-                if unconditional && ((COMMITMENT.is_match(c) && !p.negated && !by_agent) || DONE_BY_DENIAL.is_match(c))
-                {
-                    push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
-                    break;
-                }
-            }
-        }
-        if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
-            for &(_, c) in &folded_clauses {
-                let p = polarity(c);
-                if p.negated || (p.conditional && IF.is_match(c)) {
-                    continue;
-                }
-                if let Some(m) = PLACE.find_iter(c).find(|m| !plain_sources().iter().any(|e| e.contains(m.as_str()))) {
-                    push(
-                        FindingKind::Unsupported,
-                        format!("names a place the records do not (\"{}\")", m.as_str()),
-                        None,
-                    );
-                    break;
-                }
-            }
-        }
-        // What the landlord is said to have told us, a status or a time the records
-        // lack: also in a sentence that reports a hand-off ("the landlord has let us
-        // know that 2,800 EUR works, so the colleague only sorts out the paperwork").
-        if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
-            for &(_, c) in &folded_clauses {
-                let p = polarity(c);
-                if p.conditional && IF.is_match(c) {
-                    continue;
-                }
-                if !p.negated && LANDLORD_SAID.is_match(c) {
-                    push(
-                        FindingKind::Unsupported,
-                        "reports what the landlord told the agency; no record says so".into(),
-                        None,
-                    );
-                    break;
-                }
-                if let Some(m) =
-                    STATUS.find(c).filter(|m| !p.negated && !plain_sources().iter().any(|e| e.contains(m.as_str())))
-                {
-                    push(
-                        FindingKind::Unsupported,
-                        format!("gives a status the records do not (\"{}\")", m.as_str()),
-                        None,
-                    );
-                    break;
-                }
-            }
-            for m in TIME.captures_iter(&folded) {
-                let hour = m.get(1).or_else(|| m.get(4)).map(|h| h.as_str()).unwrap_or_default();
-                let said = |src: &String| {
-                    TIME.captures_iter(src).any(|o| o.get(1).or_else(|| o.get(4)).is_some_and(|h| h.as_str() == hour))
-                };
-                if !plain_sources().iter().any(said) {
-                    push(
-                        FindingKind::Unsupported,
-                        format!("names a time no tool result or customer message has (\"{}\")", &m[0]),
-                        None,
-                    );
-                    break;
-                }
-            }
-            let unnamed =
-                STREET.find_iter(&body).find(|m| !plain_sources().iter().any(|e| e.contains(&plain(m.as_str()))));
-            if let Some(m) = unnamed.filter(|_| !polarity(&folded).negated) {
-                push(FindingKind::Unsupported, format!("names a street the records do not (\"{}\")", m.as_str()), None);
-            }
-        }
+        super::acts::check_acts(role, &folded, &folded_clauses, &body, &plain_sources, &mut push);
         // "Einen anderen Preis kann ich nicht zusagen; ich habe Ihre Anfrage aber
         // weitergegeben": the negation of one clause does not deny the hand-off of another.
         // A suggestion to ask a colleague hands nothing off.
@@ -366,8 +288,14 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         let mut support: Option<String> = None;
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
             // "Ihre Katze dürfte also nicht mit einziehen" is a permission denied, not a guess.
-            let hedge =
-                REPLY_HEDGE.find(&folded).filter(|h| !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded)));
+            // "Before you budget with that figure, …" or "if you budget with it"
+            // sets a condition, it turns nothing into a guess.
+            let hedge = REPLY_HEDGE.find(&folded).filter(|h| {
+                !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded))
+                    && !folded_clauses
+                        .iter()
+                        .any(|(_, c)| c.contains(h.as_str()) && (IF.is_match(c) || BEFORE.is_match(c)))
+            });
             if let Some(h) = hedge {
                 // "That depends on the landlord" restates a record that leaves the decision open.
                 let open = DEPENDS.is_match(h.as_str())
@@ -393,10 +321,12 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).filter(|n| known.contains(n)).collect();
             check_figures(text, &body, &named_here, evidence, &customer_text, &mut push);
             check_counts(&body, &scope, evidence, &mut push);
+            super::figure_checks::check_estimate_settled(&body, evidence, &mut push);
             super::figure_checks::check_quantities(&body, evidence, &known_numbers, &customer_text, &mut push);
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
+            super::covers::check_covers(&body, &own, evidence, &mut push);
             super::counted::check_counted(&body, evidence, &record_counts, &customer_text, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.

@@ -149,7 +149,8 @@ mod scope_tests {
             assert!(g.is_clean(), "{reply}: {g:#?}");
         }
         let g = check("Tomorrow will be sunny and warm in Hamburg.", &e, &["Will it rain tomorrow?"], 0);
-        assert_eq!(g.findings().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Unsupported]);
+        let kinds: Vec<FindingKind> = g.findings().map(|f| f.kind).collect();
+        assert!(!kinds.is_empty() && kinds.iter().all(|k| *k == FindingKind::Unsupported), "{g:#?}");
     }
 }
 
@@ -167,6 +168,8 @@ mod commitment_tests {
             "Ihren Wunsch habe ich weitergegeben. Donnerstagabend ist bei uns fest eingeplant.",
             "I've reserved the flat for you until Friday.",
             "You can simply come by at 4 pm.",
+            "I've set up a weekend weather alert for Hamburg on your contact details.",
+            "I've passed your request to a colleague. I've already noted the reduced rent on your application.",
         ] {
             let g = check(reply, &e, &["Can I view it?"], 1);
             assert!(g.findings().any(|f| f.kind == FindingKind::Commitment), "{reply}: {g:#?}");
@@ -197,6 +200,80 @@ mod commitment_tests {
             "Bei HH-1003 kommen zu den 290 EUR Nebenkosten im Monat noch die Heizkosten hinzu, sie sind nicht enthalten [HH-1003].",
             &e,
             &["Sind die Heizkosten enthalten?"],
+            0,
+        );
+        assert!(g.is_clean(), "{g:#?}");
+    }
+
+    /// Knowledge no record holds, beside a correct refusal: the weather, a
+    /// square with good restaurants. A parking space is no square.
+    #[test]
+    fn local_knowledge_after_a_refusal_is_unsupported() {
+        let e = Evidence::default();
+        for reply in [
+            "I can't look up forecasts. From what I know, you'd be looking at a grey, drizzly weekend around five degrees.",
+            "Da kann ich nicht weiterhelfen. Rund um den Neptunplatz gibt es mehrere gute Lokale.",
+        ] {
+            let g = check(reply, &e, &["Wie wird das Wetter?"], 0);
+            assert!(g.findings().any(|f| f.kind == FindingKind::Unsupported), "{reply}: {g:#?}");
+        }
+        let mut e = Evidence::default();
+        e.add_tool_result(
+            &serde_json::json!({"id": "HH-1001", "description": "A space in the underground car park is available."}),
+        );
+        let g = check("HH-1001 has a Stellplatz in the underground car park [HH-1001].", &e, &["Parking?"], 0);
+        assert!(g.findings().all(|f| !f.reason.contains("street")), "{g:#?}");
+    }
+
+    /// An amount the records give as an estimate, called final in a sentence
+    /// of its own; "not yet final" is no such claim.
+    #[test]
+    fn an_estimate_called_final_without_its_figure_is_contradicted() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "M-3001", "description": "The special levy for the facade is estimated at 18,000 EUR and is not yet final."}));
+        let said = |reply: &str| check(reply, &e, &["How much is the levy?"], 0);
+        let g = said("The levy for M-3001 is estimated at 18,000 EUR [M-3001]. That estimate has since been confirmed, so the figure is now final.");
+        assert!(g.findings().any(|f| f.kind == FindingKind::Contradicted), "{g:#?}");
+        let g = said("The levy for M-3001 is estimated at 18,000 EUR [M-3001]. The figure is not final yet.");
+        assert!(g.is_clean(), "{g:#?}");
+    }
+
+    /// "depending on", "je nach" turn a stated rule into a maybe; "before
+    /// you budget with it" sets a time, it guesses nothing.
+    #[test]
+    fn hedges_and_time_conditions() {
+        let mut e = Evidence::default();
+        e.add_tool_result(
+            &serde_json::json!({"found": true, "results": [{"chunkId": "policy:deposit#instalments", "listingId": null,
+            "text": "The deposit may be paid in three equal monthly instalments."}]}),
+        );
+        let g = check(
+            "Depending on the landlord, you may be able to pay the deposit in three monthly instalments.",
+            &e,
+            &["Can I pay the deposit in instalments?"],
+            0,
+        );
+        assert!(g.findings().any(|f| f.kind == FindingKind::Hedged), "{g:#?}");
+        let g = check(
+            "Before you budget with that figure, note that the deposit may be paid in three equal monthly instalments.",
+            &e,
+            &["Can I pay the deposit in instalments?"],
+            0,
+        );
+        assert!(g.findings().all(|f| f.kind != FindingKind::Hedged), "{g:#?}");
+    }
+
+    /// "während der Staffel" is a preposition: the clause keeps its verb
+    /// and its "ausgeschlossen".
+    #[test]
+    fn waehrend_before_an_article_breaks_no_clause() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:graduated-rent#no-index-increases", "listingId": null,
+            "text": "During a graduated rent, the landlord cannot add an index increase (Indexmiete) or raise the rent to the local comparative rent."}]}));
+        let g = check(
+            "Eine zusätzliche Indexerhöhung oder eine Anpassung an die Vergleichsmiete ist während der Staffel ausgeschlossen [policy:graduated-rent#no-index-increases].",
+            &e,
+            &["Was kostet B-2001 nächstes Jahr?"],
             0,
         );
         assert!(g.is_clean(), "{g:#?}");

@@ -15,7 +15,7 @@ use super::FindingKind;
 
 /// The assistant correcting its own words (folded text).
 static SELF_CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(correct (myself|my (earlier|previous|last|first) (reply|answer|message|statement)|that|what i (said|wrote))|i was wrong|i made a mistake|my mistake|scratch that|i misspoke|i need to take (that|this) back|muss (ich )?mich (da |hier )?(korrigieren|berichtigen)|korrigiere (ich )?mich|(korrigieren|berichtigen) muss ich mich|mein fehler|ich habe mich (geirrt|vertan)|meine (vorige|vorherige|letzte|erste) (antwort|aussage|nachricht) (war falsch|muss ich korrigieren|korrigieren)|nehme ich zuruck)\b")
+    Regex::new(r"\b(correct (myself|my (earlier|previous|last|first) (reply|answer|message|statement)|that|what i (said|wrote))|i was wrong|i made a mistake|my mistake|scratch that|i misspoke|i need to take (that|this) back|muss (ich )?mich (da |hier )?(korrigieren|berichtigen)|korrigiere (ich )?mich|(korrigieren|berichtigen) muss ich mich|mein fehler|ich habe mich (geirrt|vertan)|meine (vorige|vorherige|letzte|erste) (antwort|aussage|nachricht) (war falsch|muss ich korrigieren|korrigieren)|nehme ich zuruck|(meine|mein|meiner) (\w+ ){0,2}(antwort|auskunft|aussage|angabe|angaben|nachricht)\w* (\w+ ){0,3}(korrigieren|berichtigen|richtigstellen)|correct (my|an) (\w+ ){0,2}(reply|answer|message|statement|information))\b")
         .expect("valid pattern")
 });
 
@@ -56,6 +56,7 @@ mod tests {
         assert!(found("I need to correct myself on that: the option only applies to shops.", false));
         assert!(found("Actually, let me correct that: there are open slots on Tuesdays.", false));
         assert!(found("Da muss ich mich korrigieren: die Raten gelten nur für Gewerbe.", false));
+        assert!(found("Ich muss meine frühere Auskunft korrigieren: die Heizung läuft über die Nebenkosten.", false));
         assert!(!found("One correction first: the rent is 1,650 EUR, not 1,500 EUR.", false));
         assert!(!found("I need to correct my earlier reply: the rent is 1,650 EUR.", true));
     }

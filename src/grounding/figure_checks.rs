@@ -170,6 +170,53 @@ pub(super) fn check_figures(
     }
 }
 
+/// The records' own words for an amount not yet fixed (narrower than
+/// [`ESTIMATE`]: no "about" or "up to").
+static RECORD_ESTIMATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(estimat\w*|geschatzt\w*|schatzung\w*|voraussichtlich\w*|vorlaufig\w*|provisional\w*|not yet (final|fixed|decided)|noch nicht (final|endgultig|fest|festgelegt|beschlossen))\b")
+        .expect("valid pattern")
+});
+/// A sentence calling an amount final without repeating it ("That estimate
+/// has since been confirmed, so the figure is now final", "settled in
+/// substance, so it won't move", "der Betrag steht inzwischen fest").
+static FINALISED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(now|since|already|inzwischen|mittlerweile|bereits|schon|jetzt|nun)\b (\w+ ){0,2}(final|fixed|confirmed|settled|binding|definite|endgultig|festgelegt|festgesetzt|verbindlich|bestatigt|beschlossen|fest)\b|\b(won'?t|will not|isn'?t going to|is not going to) (move|change|go up|go down|rise)\b|\b(andert|bewegt) sich (daran |da )?(nicht|nichts) mehr\b|\bsettled in substance\b|\bsteht (\w+ ){0,2}fest\b")
+        .expect("valid pattern")
+});
+/// Words that make a sentence speak of an amount.
+static AMOUNT_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(estimat\w*|figure|amount|sum|levy|price|cost|costs|betrag|summe|umlage|sonderumlage|schatzung|preis|kosten|zahl)\b")
+        .expect("valid pattern")
+});
+
+/// An amount the records give as an estimate, said to be final in a
+/// sentence that does not repeat the figure (the figure's own sentence is
+/// read by [`check_figures`]). A negated or conditional sentence ("is not
+/// final until the owners vote") states no finality.
+pub(super) fn check_estimate_settled(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    let Some(m) = FINALISED.find(&folded) else { return };
+    let denial = m.as_str().contains("n't") || m.as_str().contains(" not ") || m.as_str().contains("nicht");
+    let p = polarity(&folded);
+    if (p.negated && !denial) || p.conditional || !AMOUNT_WORD.is_match(&folded) {
+        return;
+    }
+    if figures(body).iter().any(|f| f.kind == FigureKind::Price) {
+        return;
+    }
+    if let Some(source) = evidence.passages.iter().find(|p| RECORD_ESTIMATE.is_match(&plain(&p.text))) {
+        push(
+            FindingKind::Contradicted,
+            format!("calls an amount final (\"{}\"); the records give it as an estimate", m.as_str()),
+            Some(source.source.clone()),
+        );
+    }
+}
+
 /// An estimate said to be over: "originally an estimate", "has since been
 /// settled", "inzwischen festgelegt".
 static SETTLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {

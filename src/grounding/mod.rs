@@ -15,11 +15,13 @@
 //!
 //! This module imports nothing of `agent` or `eval`.
 
+mod acts;
 mod binding;
 mod claims;
 mod corrections;
 mod counted;
 pub mod counts;
+mod covers;
 pub mod durations;
 pub mod evidence;
 mod figure_checks;

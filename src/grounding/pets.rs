@@ -165,11 +165,16 @@ fn stated(original: &str, qualified: bool, concluded: bool, need_denied: bool) -
 }
 
 /// Whether a clause of the sentence sets a condition or names the
-/// landlord's decision, so that an allowance in it is a conditional one.
+/// landlord's decision, so that an allowance in it is a conditional one. A
+/// clause that denies the need of an approval ("eine gesonderte Zustimmung
+/// brauchen Sie also nicht") sets none.
 fn qualifies(parts: &[(bool, &str)]) -> bool {
     parts.iter().any(|(_, c)| {
         let c = plain(c);
         let p = polarity(&c);
+        if p.negated && NEED.is_match(&c) {
+            return false;
+        }
         p.qualified || (p.conditional && !ANIMAL.is_match(&c)) || DECIDES.is_match(&c)
     })
 }

@@ -33,7 +33,7 @@ static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(extra|additional\w*|on top|on its own|separate\w*|directly|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|separat\w*|gesondert\w*|direkt|obendrauf|for an extra)\b")
+    Regex::new(r"\b(extra|additional\w*|on top|on its own|separate\w*|directly|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|separat\w*|gesondert\w*|getrennt\w*|direkt|obendrauf|for an extra)\b")
         .expect("valid pattern")
 });
 /// The words of [`EXTRA`] that say "costs more" on their own.
@@ -211,5 +211,10 @@ mod tests {
         assert_eq!(polarity("decken die Heizung nicht ab").included, Some(false));
         assert!(polarity("heating included").disagrees(&polarity("heating is billed separately")));
         assert!(!polarity("heating included").disagrees(&polarity("no separate heating bill")));
+    }
+
+    #[test]
+    fn a_cost_billed_apart_is_extra() {
+        assert_eq!(polarity("die laufenden Betriebskosten rechnen Sie getrennt davon ab").included, Some(false));
     }
 }

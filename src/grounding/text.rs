@@ -68,7 +68,7 @@ static CLAUSE_BREAK: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(not|no|never|none|neither|nor|without|cannot|nicht|nie|niemals|kein\w*|ohne|exclud\w*|ausgeschlossen)\b|n['’]t\b")
+    Regex::new(r"(?i)\b(not|no|never|none|neither|nor|without|cannot|nicht|nie|niemals|kein\w*|ohne|weder|exclud\w*|ausgeschlossen)\b|n['’]t\b")
         .expect("valid pattern")
 });
 static REPORTED_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -127,6 +127,9 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             // A comma or colon between digits belongs to a number ("3,100", "10:00").
             let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
             if digit(trimmed[..m.start()].chars().next_back()) && digit(trimmed[m.end()..].chars().next()) {
+                continue;
+            }
+            if super::wording::preposition(m.as_str(), &trimmed[m.end()..]) {
                 continue;
             }
             clauses.push((from, m.start()));
@@ -206,12 +209,30 @@ fn clause_filtered(sentence: &str, clauses: &[(usize, usize)]) -> String {
     s
 }
 
-/// Whether the match `[a, b)` follows a negation in its clause. A match
-/// that spans clauses is not negated (no one clause scopes it).
+/// Whether the match `[a, b)` is negated in its clause: a negation before it,
+/// or one after it that the clause's polarity keeps. A match that spans
+/// clauses is not negated (no one clause scopes it).
 pub fn negated(sentence: &Sentence, a: usize, b: usize) -> bool {
     let Some(&(s, e)) = sentence.clauses.iter().find(|(s, e)| *s <= a && a < *e) else { return false };
-    b <= e && NEGATION.find_iter(&sentence.text[s..a]).next().is_some()
+    if b > e {
+        return false;
+    }
+    // Before the match any negation word counts; after it ("three monthly
+    // instalments is an option our landlords don't offer", "setzt … nicht
+    // voraus") the rest of the clause is read with its idioms and double
+    // negations ("Katzen sind dort nicht verboten" denies nothing).
+    let after = &sentence.text[b..e];
+    NEGATION.find_iter(&sentence.text[s..a]).next().is_some()
+        || (NEGATION.is_match(after) && !NOT_FINAL.is_match(after) && super::polarity::polarity(after).negated)
 }
+
+/// "not (yet) final" after an amount says it is an estimate; it does not
+/// deny what comes before it ("a provisional figure that hasn't been
+/// finalised").
+static NOT_FINAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(\bnot\b|n['’]t\b|\bnoch nicht\b)(\s+\w+){0,2}\s+(final\w*|fixed|settled|confirmed|decided|binding|endgültig|endgultig|fest|festgelegt|beschlossen|verbindlich)\b")
+        .expect("valid pattern")
+});
 
 /// Whether the match at `a` sits in a clause that asks rather than states:
 /// one opened by "whether", "ob", "if", "falls" ("Whether 2,800 EUR would be
@@ -312,5 +333,25 @@ mod span_tests {
         let ids: Vec<&str> = spans.iter().map(|(r, _)| &reply[r.clone()]).collect();
         assert_eq!(ids, ["HH-1001#s5", "policy:deposit#amount", "HH-1001"]);
         assert!(spans.iter().all(|(r, id)| &reply[r.clone()] == id));
+    }
+
+    #[test]
+    fn a_negation_after_the_match_counts_unless_it_says_not_final() {
+        let at = |text: &str, word: &str| {
+            let s = &sentences(text)[0];
+            let a = s.text.find(word).unwrap();
+            negated(s, a, a + word.len())
+        };
+        assert!(at(
+            "Splitting it into three monthly instalments is an option our landlords don't offer.",
+            "three monthly instalments"
+        ));
+        assert!(at("Leider nein – in B-2001 sind weder Hunde noch Katzen gestattet.", "Katzen gestattet"));
+        assert!(at(
+            "Einen Wohnberechtigungsschein setzt der Vermieter, anders als sonst, nicht voraus.",
+            "Wohnberechtigungsschein"
+        ));
+        assert!(!at("It is a provisional figure that hasn't been finalised.", "provisional"));
+        assert!(!at("Katzen sind dort nicht verboten.", "Katzen"));
     }
 }

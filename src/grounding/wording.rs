@@ -61,7 +61,7 @@ pub(super) static SELF: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b|\b(pencil+ed you in|pencil+ed in (for|on)\b|you('re| are) pencil+ed in|(viewing|appointment|slot|date|visit|monday|tuesday|wednesday|thursday|friday|saturday|sunday|afternoon|morning|evening|\d{1,2}:\d\d)\b.{0,30}\bpencil+ed in|put you down for|(booked|signed|slotted|penciled|pencilled) you in|you('re| are) (all )?(set|booked|scheduled|down|confirmed) for)\b|\bfest (eingeplant|eingetragen|gebucht)\b|\b(ist|sind|wurde|wurden)\b.{0,40}\b(eingeplant|eingetragen|eingebucht)\b|\b(simply |just )?(come|drop|pop) (by|round|over|along) (at|on|between)\b|\bkommen sie\b.{0,50}\bvorbei\b|\b(being |been )?(held|kept|reserved|blocked) for you\b|\bfur sie (reserviert|freigehalten|geblockt|vorgemerkt)\b|\bfreigehalten\b|\bwill go through\b|\bgeht (klar|durch)\b|\b(fest|sicher) (damit|darauf) rechnen\b|\b(safely |firmly )?count on (it|that|this)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\b.{0,40}\b(einverstanden|happy with|fine with|okay with|ok with|on board)\b|\b(habe|haben) (ich|wir)\b.{0,40}\b(erledigt|eingeholt)\b|\b(i|we)('ve| have) (already )?(taken care of|sorted|handled|settled) (it|that|this|everything)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\s+(steht|stands|is on|is set|is fixed)\b|\b(vormerken|reservieren|blocken|eintragen) lassen\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(\w+\s+)?(open to|offen fur|flexible|flexibel|verhandlungsbereit|willing to negotiate|gesprachsbereit)\b|\b(go ahead and )?plan (for|on|with) (that|this|the) (time|slot|date|day|appointment)\b|\b(take|treat|consider) (that|the|this) (slot|date|time|appointment|viewing) as (settled|fixed|confirmed|set|booked)\b|\b(mietvertrag|vertrag|contract|lease)\b.{0,50}\b(zur unterschrift|to sign|for (your )?signature|for signing)\b|\b(loschung|deletion|erasure)\w*\b.{0,50}\b(veranlasst|abgeschlossen|erledigt|durchgefuhrt|completed|done|initiated|under way|underway)\b|\bfest (einplanen|planen)\b|\b(figure|amount|price|rent|sum) (you can|to) (\w+ )?plan with\b|\bat the (new|lower|reduced|agreed) rent\b|\bzur (neuen|niedrigeren|reduzierten) miete\b|\b(ihr angebot|your offer|your proposal|ihr vorschlag) (passt|works|is fine|geht in ordnung)\b|\bliegen sie gut\b|\b(ich|wir) (habe|haben)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert|vorgemerkt)\b|\b(will|'ll) (let you in|show you (a)?round)\b|\b(you can|you'll|you will) expect (a|an) (revised|new|lower|better|reduced|improved) (offer|rent|price|quote)\b|\b(sent|send|email|e-mail|mail)\w*\b.{0,40}\b(on|by|am|bis) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b")
+    Regex::new(r"\b(appointment|viewing|date|slot|meeting|booking|visit|termin|besichtigung\w*)\b.{0,40}\b(is|are|'s|has been|have been|ist|wurde|steht)\s+(now\s+|all\s+|hereby\s+|jetzt\s+|nun\s+|hiermit\s+|fest\s+)?(set|fixed|booked|confirmed|scheduled|reserved|arranged|locked in|gebucht|bestatigt|reserviert|eingetragen|vereinbart|fest)\b|\b(termin|besichtigung)\w*\s+steht\b|\bsteht der termin\b|\b(i|we)('ve| have| just| hereby)?\s+(now\s+|already\s+|just\s+)?(booked|scheduled|confirmed|reserved|deleted|erased|removed|cancelled|secured)\b|\b(data|details|information)\b.{0,40}\b(has|have|is|are)( now| already)?( been)? (deleted|erased|removed)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert)\b|\bdaten\b.{0,60}\b(sind|wurden|ist|wurde)\b.{0,40}\b(geloscht|entfernt)\b|\bwir sehen uns\b|\bbestatige (ich )?(ihnen )?(hiermit )?(den|die|ihren|ihre)\b|\b(will|'ll) (meet|see) you\b|\bsee you (on|at|next|this|then)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|afternoon|morning|evening|\d{1,2}(:\d\d)? ?(am|pm|uhr)|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\b.{0,30}\b(works|suits|is fine|is perfect|passt|geht klar|ist fest)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,40}\b(has|have|hat|haben)\s+(already\s+|bereits\s+|schon\s+)?(accepted|agreed|signall?ed|indicated|confirmed|zugestimmt|akzeptiert|signalisiert|bestatigt)|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\s+(accepts|agrees|is fine with|is happy with|akzeptiert|ist einverstanden)|\bwithin the range\b|\bim rahmen\b.{0,30}\b(akzeptiert|moglich)|\b(i|we)('ve| have)\s+(already\s+|just\s+)?(cleared|arranged|agreed|sorted out|approved|noted .{0,30}as (the )?(new|agreed)|recorded .{0,30}as (the )?(new|agreed))\b|\b(is|are|has been|have been)\s+(already|now)\s+(set|booked|confirmed|cleared|agreed|approved|fixed|reserved|deleted|removed)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(happy|willing|ready|glad|bereit|gerne? bereit|einverstanden)\b|\b(bereits|schon)\s+(aus|von)\b.{0,40}\b(genommen|entfernt|geloscht)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(vorgemerkt|freigegeben|geklart|abgesprochen|zugesagt)\b|\b(ist|sind) (bereits|schon|jetzt|nun) (vorgemerkt|reserviert|gebucht|bestatigt|geklart|freigegeben|entfernt|geloscht)\b|\b(pencil+ed you in|pencil+ed in (for|on)\b|you('re| are) pencil+ed in|(viewing|appointment|slot|date|visit|monday|tuesday|wednesday|thursday|friday|saturday|sunday|afternoon|morning|evening|\d{1,2}:\d\d)\b.{0,30}\bpencil+ed in|put you down for|(booked|signed|slotted|penciled|pencilled) you in|you('re| are) (all )?(set|booked|scheduled|down|confirmed) for)\b|\bfest (eingeplant|eingetragen|gebucht)\b|\b(ist|sind|wurde|wurden)\b.{0,40}\b(eingeplant|eingetragen|eingebucht)\b|\b(simply |just )?(come|drop|pop) (by|round|over|along) (at|on|between)\b|\bkommen sie\b.{0,50}\bvorbei\b|\b(being |been )?(held|kept|reserved|blocked) for you\b|\bfur sie (reserviert|freigehalten|geblockt|vorgemerkt)\b|\bfreigehalten\b|\bwill go through\b|\bgeht (klar|durch)\b|\b(fest|sicher) (damit|darauf) rechnen\b|\b(safely |firmly )?count on (it|that|this)\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\b.{0,40}\b(einverstanden|happy with|fine with|okay with|ok with|on board)\b|\b(habe|haben) (ich|wir)\b.{0,40}\b(erledigt|eingeholt)\b|\b(i|we)('ve| have) (already )?(taken care of|sorted|handled|settled) (it|that|this|everything)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\w*\s+(steht|stands|is on|is set|is fixed)\b|\b(vormerken|reservieren|blocken|eintragen) lassen\b|\b(landlord|owner|seller|vermieter\w*|eigentumer\w*|verkaufer\w*)\b.{0,30}\b(is|are|ist|sind)\s+(\w+\s+)?(open to|offen fur|flexible|flexibel|verhandlungsbereit|willing to negotiate|gesprachsbereit)\b|\b(go ahead and )?plan (for|on|with) (that|this|the) (time|slot|date|day|appointment)\b|\b(take|treat|consider) (that|the|this) (slot|date|time|appointment|viewing) as (settled|fixed|confirmed|set|booked)\b|\b(mietvertrag|vertrag|contract|lease)\b.{0,50}\b(zur unterschrift|to sign|for (your )?signature|for signing)\b|\b(loschung|deletion|erasure)\w*\b.{0,50}\b(veranlasst|abgeschlossen|erledigt|durchgefuhrt|completed|done|initiated|under way|underway)\b|\bfest (einplanen|planen)\b|\b(figure|amount|price|rent|sum) (you can|to) (\w+ )?plan with\b|\bat the (new|lower|reduced|agreed) rent\b|\bzur (neuen|niedrigeren|reduzierten) miete\b|\b(ihr angebot|your offer|your proposal|ihr vorschlag) (passt|works|is fine|geht in ordnung)\b|\bliegen sie (da |damit |hier )?(gut|richtig)\b|\b(sicher|bestimmt|certainly|surely|definitely) (noch )?(spielraum|verhandlungsspielraum|room to negotiate|room for negotiation|wiggle room|some room)\b|\b(ich|wir) (habe|haben)\b.{0,50}\b(gebucht|bestatigt|reserviert|eingetragen|vereinbart|geloscht|entfernt|storniert|vorgemerkt)\b|\b(will|'ll) (let you in|show you (a)?round)\b|\b(you can|you'll|you will) expect (a|an) (revised|new|lower|better|reduced|improved) (offer|rent|price|quote)\b|\b(sent|send|email|e-mail|mail)\w*\b.{0,40}\b(on|by|am|bis) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b")
         .expect("valid pattern")
 });
 
@@ -74,19 +74,44 @@ pub(super) static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
 /// great bakery around the corner", "viele beliebte Kneipen": issue #27's
 /// restaurant tip after a correct refusal), an exception to a rule
 /// ("Ausnahme für Studierende"), a surcharge or processing fee, and a
-/// connection technology ("fibre", "VDSL", "250 Mbit"). Each is the model's
-/// own knowledge, however plausible. Stellplatz and Straßenbahn are not places.
+/// connection technology ("fibre", "VDSL", "250 Mbit"), the weather ("a
+/// drizzly weekend around five degrees"). Each is the model's own
+/// knowledge, however plausible. Stellplatz and Straßenbahn are not places.
 pub(super) static PLACE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(ausnahme\w*|exceptions?|surcharges?|zuschlag\w*|bearbeitungsgebuhr\w*|processing fee|admin(istration)? fee|glasfaser\w*|fibre|fiber|ftth|vdsl|dsl|\d+ ?mbit\w*|gigabit\w*|kabelanschluss|restaurants?|bakery|bakeries|cafes?|pubs?|bistros?|supermarkets?|kindergartens?|schools?|playgrounds?|gyms?|kneipen?|backerei\w*|supermarkt\w*|kitas?|schulen?|spielplatze?|biergarten|u-bahn\w*|s-bahn\w*|bus stops?|bushaltestellen?|tram stops?)\b")
+    Regex::new(r"\b(ausnahme\w*|exceptions?|surcharges?|zuschlag\w*|bearbeitungsgebuhr\w*|processing fee|admin(istration)? fee|glasfaser\w*|fibre|fiber|ftth|vdsl|dsl|\d+ ?mbit\w*|gigabit\w*|kabelanschluss|restaurants?|bakery|bakeries|cafes?|pubs?|bistros?|supermarkets?|kindergartens?|schools?|playgrounds?|gyms?|kneipen?|backerei\w*|supermarkt\w*|kitas?|schulen?|spielplatze?|biergarten|u-bahn\w*|s-bahn\w*|bus stops?|bushaltestellen?|tram stops?|eateries|places to eat|dining spots?|gaststatte\w*|gastronomie\w*|(gute|nette|beliebte|viele|mehrere|einige|schone|tolle|gemutliche) (\w+ )?lokale|\d+ ?(degrees|grad)|(one|two|three|four|five|six|seven|eight|nine|ten|null|eins|zwei|drei|vier|funf|sechs|sieben|acht|neun|zehn) (degrees|grad)|drizzl\w*|nieselregen|regnerisch\w*|sunny|sonnig\w*|overcast|bewolkt|rain showers|regenschauer|raincoat|regenjacke|regenschirm|umbrella)\b")
         .expect("valid pattern")
 });
 
 /// A street by its name, on the original text: "Venloer Straße",
 /// "Osterstraße", "Baker Street" (a capitalised word before the street word).
 pub(super) static STREET: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[A-ZÄÖÜ][\wäöüß-]*(straße|strasse|allee)\b|\b[A-ZÄÖÜ][\wäöüß-]*\s+(Straße|Strasse|Allee|Street|Road|Avenue|Lane|Platz|Ufer|Damm|Chaussee)\b")
+    Regex::new(r"\b[A-ZÄÖÜ][\wäöüß-]*(straße|strasse|allee)\b|\b[A-ZÄÖÜ][a-zäöüß]+platz\b|\b[A-ZÄÖÜ][\wäöüß-]*\s+(Straße|Strasse|Allee|Street|Road|Avenue|Lane|Platz|Ufer|Damm|Chaussee)\b")
         .expect("valid pattern")
 });
+
+/// Whether a [`STREET`] match names a street or square: words ending in
+/// "-platz" that name a space ("Stellplatz", "Spielplatz") do not.
+pub(super) fn is_street(name: &str) -> bool {
+    let n = crate::fold::plain(name);
+    ![
+        "stellplatz",
+        "parkplatz",
+        "spielplatz",
+        "arbeitsplatz",
+        "sitzplatz",
+        "kitaplatz",
+        "studienplatz",
+        "wohnplatz",
+        "schlafplatz",
+        "garagenplatz",
+        "kellerplatz",
+        "fahrradplatz",
+        "lagerplatz",
+        "trockenplatz",
+    ]
+    .iter()
+    .any(|w| n.ends_with(w))
+}
 
 /// Commitments said with a negation word, which the negation test of
 /// [`COMMITMENT`] would pass over: data "no longer held" is data deleted,
@@ -142,9 +167,18 @@ pub(super) static CONCLUDES: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) static MAY_NOT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bdurften? (\w+ ){0,3}(nicht|keine?\w*)\b").expect("valid pattern"));
 
-/// The hedges that name who decides ("depends on", "hängt … ab").
+/// The hedges that name who decides ("depends on", "depending on", "je
+/// nach", "hängt … ab").
 pub(super) static DEPENDS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(depends on|hangt)").expect("valid pattern"));
+    LazyLock::new(|| Regex::new(r"^(depends on|depending on|je nach|hangt)").expect("valid pattern"));
+
+/// An action reported as done that no tool performs: an alert set up, a
+/// rent "noted on your application", "im Kalender vermerkt". Read only in a
+/// clause that is no hand-off ("I've set up a ticket for a colleague" is one).
+pub(super) static ACTION_DONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(i|we)('ve| have)\s+(already\s+|just\s+|now\s+|also\s+)?(set up|activated|registered|signed you up|subscribed you|enrolled you|put you on)\b|\b(i|we)('ve| have)\s+(already\s+|just\s+|now\s+|also\s+)?(noted|recorded|entered|added|saved|updated|changed|amended|adjusted|logged)\b.{0,40}\b(on|in|to|into) (your|the) (application|file|account|profile|record|records|calendar|diary|booking|contract|lease|system)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(eingerichtet|aktiviert|registriert|angemeldet)\b|\b(ich|wir) (habe|haben)\b.{0,50}\b(eingerichtet|aktiviert|registriert|angemeldet)\b|\b(habe|haben) (ich|wir)\b.{0,60}\b(in|im|auf|zu) (ihrer|ihrem|ihre|der|dem|den) (bewerbung|akte|konto|profil|kalender|besichtigungskalender|vertrag|mietvertrag|system|unterlagen)\b.{0,30}\b(notiert|vermerkt|hinterlegt|gespeichert|eingetragen|aktualisiert|geandert|angepasst)\b")
+        .expect("valid pattern")
+});
 
 /// A hope is no promise ("fingers crossed Tuesday works for them too").
 pub(super) static HOPE: LazyLock<Regex> = LazyLock::new(|| {
@@ -181,10 +215,15 @@ pub(super) static PRONOUN_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) static IF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(if|whether|unless|once|wenn|falls|ob|sobald)\b").expect("valid pattern"));
 
+/// A clause opened by "before" ("Before you budget with that figure"): a
+/// time condition, not a statement.
+pub(super) static BEFORE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\W*(before|bevor|ehe)\b").expect("valid pattern"));
+
 /// Hedges a reply may not add on its own (the evidence-side list above also
 /// has the records' own estimate words).
 pub(super) static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(will (surely |certainly |definitely )?be (approved|accepted|granted)|wird (sicher |bestimmt |garantiert )?(genehmigt|akzeptiert|angenommen|bewilligt)|(you'll|you will|will) definitely|definitely (be able|get|work)|bound to (work|agree|accept)|won't be a problem|will be no problem|your (plan|offer) (would|will) work|wird (er|sie|der vermieter|die vermieterin|das) (sicher|bestimmt|kaum|garantiert)|(sicher|bestimmt|garantiert) (zustimmen|klappen|akzeptieren|annehmen)|kaum (ablehnen|widersprechen)|(fest|sicher|getrost) (mit|damit) (\w+ )?(planen|rechnen)|mit (dieser|diesem|der|dem) (miete|preis|betrag|summe) rechnen|rarely|seldom|in practice,? (it|they|landlords?|most|many|you|your|the|a|all|this is|that's)\b|in der praxis|selten|(good|high|fair) chances?|chances (look|are) (good|high)|gute chancen|(safely|comfortably|ruhig|getrost|bedenkenlos) (budget|plan|planen|rechnen|kalkulieren|assume|count)|voraussichtlich|expected to|depends on|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durften?|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall|in aller regel|meist|moglicherweise|eventuell|unter umstanden|konnte bedeuten|could mean|might mean|often|oft|haufig|budget with (that|this|the) (exact )?(sum|amount|figure)|that exact (sum|amount|figure)|genau (diesen|mit diesem) betrag)\b")
+    Regex::new(r"\b(will (surely |certainly |definitely )?be (approved|accepted|granted)|wird (sicher |bestimmt |garantiert )?(genehmigt|akzeptiert|angenommen|bewilligt)|(you'll|you will|will) definitely|definitely (be able|get|work)|bound to (work|agree|accept)|won't be a problem|will be no problem|your (plan|offer) (would|will) work|wird (er|sie|der vermieter|die vermieterin|das) (sicher|bestimmt|kaum|garantiert)|(sicher|bestimmt|garantiert) (zustimmen|klappen|akzeptieren|annehmen)|kaum (ablehnen|widersprechen)|(fest|sicher|getrost) (mit|damit) (\w+ )?(planen|rechnen)|mit (dieser|diesem|der|dem) (miete|preis|betrag|summe) rechnen|rarely|seldom|in practice,? (it|they|landlords?|most|many|you|your|the|a|all|this is|that's)\b|in der praxis|selten|(good|high|fair) chances?|chances (look|are) (good|high)|gute chancen|(safely|comfortably|ruhig|getrost|bedenkenlos) (budget|plan|planen|rechnen|kalkulieren|assume|count)|voraussichtlich|expected to|depends on|depending on|je nach|(may|might|could) be able to|hangt\b.{0,60}\bab|may well|probably|most likely|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|erfahrungsgemass|durften?|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall|in aller regel|meist|moglicherweise|eventuell|unter umstanden|konnte bedeuten|could mean|might mean|often|oft|haufig|budget with (that|this|the) (exact )?(sum|amount|figure)|that exact (sum|amount|figure)|genau (diesen|mit diesem) betrag)\b")
         .expect("valid pattern")
 });
 
@@ -221,6 +260,9 @@ pub(super) fn clauses(text: &str) -> Vec<(bool, &str)> {
         if m.start() < from || !text.is_char_boundary(m.start()) || !text.is_char_boundary(m.end()) {
             continue;
         }
+        if preposition(m.as_str(), &masked[m.end()..]) {
+            continue;
+        }
         if m.start() > from {
             spans.push((conclusive, from, m.start()));
             conclusive = false;
@@ -238,12 +280,26 @@ pub(super) fn clauses(text: &str) -> Vec<(bool, &str)> {
     spans.into_iter().map(|(c, a, b)| (c, text[a..b].trim())).collect()
 }
 
+static ARTICLE_NEXT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s+(der|des|dem|den|einer|eines|dieser|dieses|seiner|ihrer|meiner|unserer)\b")
+        .expect("valid pattern")
+});
+
+/// Whether a clause-break word is a preposition here: "während der
+/// Staffel" (during), not "während" (while) opening a clause. Splitting
+/// there cuts "ist … ausgeschlossen" in two.
+pub(super) fn preposition(word: &str, after: &str) -> bool {
+    let w = word.to_lowercase();
+    (w == "während" || w == "wahrend") && ARTICLE_NEXT.is_match(after)
+}
+
 /// A negation left alone at the end of a German clause ("Einen WBS brauchen
-/// Sie für diese Wohnung, anders als der Titel vermuten lässt, nicht"):
+/// Sie für diese Wohnung, anders als der Titel vermuten lässt, nicht"),
+/// also with the particle of a split verb ("setzt … nicht voraus"):
 /// it belongs to the clause it closes, past any aside in between.
 static BARE_NEGATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\W*(nicht|nicht mehr|auch nicht|gar nicht|keineswegs|not|not at all|no longer|never|nie|niemals)\W*$",
+        r"(?i)^\W*(nicht|nicht mehr|auch nicht|gar nicht|keineswegs|not|not at all|no longer|never|nie|niemals)( (voraus|aus|vor|an|ab|zu|mit|ein|fest|dar|her|hervor|bei|zuruck|zurück|fort|weg))?\W*$",
     )
     .expect("valid pattern")
 });

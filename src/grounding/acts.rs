@@ -1,0 +1,102 @@
+//! What a sentence says was done, or knows, that only a person or the
+//! records could: a booking, confirmation or deletion (a *commitment*,
+//! ticket or not), a place, street, status or time of day no tool result
+//! has, and what the landlord is said to have told the agency. Read on the
+//! folded sentence and its clauses; a condition ("if you like, …") or a
+//! hope states nothing, a negation denies the act.
+
+use super::polarity::polarity;
+use super::wording::{
+    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, HANDOFF, HOPE, IF, LANDLORD_SAID, PLACE, STATUS,
+    STREET, TIME,
+};
+use super::{FindingKind, SentenceRole};
+use crate::fold::plain;
+
+/// Checks one sentence (`folded`: its folded text, `folded_clauses` its
+/// clauses, `body`: the original text without citations) with its `role`;
+/// `sources` gives the passages and the customer's words, folded, built on
+/// first need.
+pub(super) fn check_acts<'s>(
+    role: SentenceRole,
+    folded: &str,
+    folded_clauses: &[(bool, &str)],
+    body: &str,
+    sources: &dyn Fn() -> &'s Vec<String>,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let plain_sources = sources;
+    if role != SentenceRole::Question {
+        for &(_, c) in folded_clauses {
+            let p = polarity(c);
+            // "until Friday" limits a reservation, it does not make it conditional.
+            let unconditional = !(p.conditional && IF.is_match(c)) && !HOPE.is_match(c);
+            // "appointments are set by our agents" says who books, it books nothing.
+            let by_agent = BY_AGENT.is_match(c);
+            let done = ACTION_DONE.is_match(c) && !HANDOFF.is_match(c);
+            if unconditional
+                && (((COMMITMENT.is_match(c) || done) && !p.negated && !by_agent) || DONE_BY_DENIAL.is_match(c))
+            {
+                push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
+                break;
+            }
+        }
+    }
+    if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
+        for &(_, c) in folded_clauses {
+            let p = polarity(c);
+            if p.negated || (p.conditional && IF.is_match(c)) {
+                continue;
+            }
+            if let Some(m) = PLACE.find_iter(c).find(|m| !plain_sources().iter().any(|e| e.contains(m.as_str()))) {
+                push(FindingKind::Unsupported, format!("names a place the records do not (\"{}\")", m.as_str()), None);
+                break;
+            }
+        }
+    }
+    // What the landlord is said to have told us, a status or a time the records
+    // lack: also in a sentence that reports a hand-off ("the landlord has let us
+    // know that 2,800 EUR works, so the colleague only sorts out the paperwork").
+    if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
+        for &(_, c) in folded_clauses {
+            let p = polarity(c);
+            if p.conditional && IF.is_match(c) {
+                continue;
+            }
+            if !p.negated && LANDLORD_SAID.is_match(c) {
+                push(
+                    FindingKind::Unsupported,
+                    "reports what the landlord told the agency; no record says so".into(),
+                    None,
+                );
+                break;
+            }
+            if let Some(m) =
+                STATUS.find(c).filter(|m| !p.negated && !plain_sources().iter().any(|e| e.contains(m.as_str())))
+            {
+                push(FindingKind::Unsupported, format!("gives a status the records do not (\"{}\")", m.as_str()), None);
+                break;
+            }
+        }
+        for m in TIME.captures_iter(folded) {
+            let hour = m.get(1).or_else(|| m.get(4)).map(|h| h.as_str()).unwrap_or_default();
+            let said = |src: &String| {
+                TIME.captures_iter(src).any(|o| o.get(1).or_else(|| o.get(4)).is_some_and(|h| h.as_str() == hour))
+            };
+            if !plain_sources().iter().any(said) {
+                push(
+                    FindingKind::Unsupported,
+                    format!("names a time no tool result or customer message has (\"{}\")", &m[0]),
+                    None,
+                );
+                break;
+            }
+        }
+        let unnamed = STREET
+            .find_iter(body)
+            .find(|m| is_street(m.as_str()) && !plain_sources().iter().any(|e| e.contains(&plain(m.as_str()))));
+        if let Some(m) = unnamed.filter(|_| !polarity(folded).negated) {
+            push(FindingKind::Unsupported, format!("names a street the records do not (\"{}\")", m.as_str()), None);
+        }
+    }
+}
