@@ -169,6 +169,8 @@ mod commitment_tests {
             "I've reserved the flat for you until Friday.",
             "You can simply come by at 4 pm.",
             "I've set up a weekend weather alert for Hamburg on your contact details.",
+            "I'll put the request in, and the landlord's written approval will then come through with the contract papers.",
+            "Ich habe den Donnerstagabend für Sie im Besichtigungskalender eingetragen und Ihre Anfrage an eine Kollegin weitergegeben.",
             "I've passed your request to a colleague. I've already noted the reduced rent on your application.",
         ] {
             let g = check(reply, &e, &["Can I view it?"], 1);
@@ -217,6 +219,14 @@ mod commitment_tests {
             let g = check(reply, &e, &["Wie wird das Wetter?"], 0);
             assert!(g.findings().any(|f| f.kind == FindingKind::Unsupported), "{reply}: {g:#?}");
         }
+        // "let us know" is the landlord's here, not an offer to the customer.
+        let g = check(
+            "Good news, though: the landlord has already let us know that 2,800 EUR works for him.",
+            &e,
+            &["Would 2,800 EUR be possible?"],
+            1,
+        );
+        assert!(g.findings().any(|f| f.kind == FindingKind::Unsupported), "{g:#?}");
         let mut e = Evidence::default();
         e.add_tool_result(
             &serde_json::json!({"id": "HH-1001", "description": "A space in the underground car park is available."}),
