@@ -349,6 +349,10 @@ pub async fn run_eval(
     };
     let mut report = finish_report(base, &cases, &setup.thresholds, judge.is_some());
     report.wall_ms = started.elapsed().as_millis() as u64;
+    // The guard, the code check and the rule judge share one grounding per
+    // reply; the benchmark reads these counts (RUST_LOG=inquiry=debug).
+    let (computed, reused) = crate::grounding::memo::counts();
+    tracing::debug!(computed, reused, "grounding checks");
     Ok(report)
 }
 

@@ -9,7 +9,8 @@
 //! - [`text`]: a reply's own words, sentences, clauses, negation scope and citations;
 //! - [`terms`]: content terms comparable across German and English;
 //! - [`polarity`]: negation, inclusion and conditions of a clause;
-//! - `claims`: the sentence-by-sentence check ([`check`]), with `wording` (clause splitting and the
+//! - [`memo`]: [`check`], each distinct check computed once per process and reused;
+//! - `claims`: the sentence-by-sentence check ([`check_uncached`]), with `wording` (clause splitting and the
 //!   word lists of roles, commitments, hedges, places, times and statuses) and `figure_checks`
 //!   (figures, durations, years, floors and room counts of a claim).
 //!
@@ -27,6 +28,7 @@ pub mod evidence;
 mod figure_checks;
 mod inclusions;
 mod listing_facts;
+pub mod memo;
 pub mod numbers;
 mod pets;
 pub mod polarity;
@@ -37,8 +39,9 @@ mod wording;
 
 use serde::{Deserialize, Serialize};
 
-pub use claims::check;
+pub use claims::check as check_uncached;
 pub use evidence::{Evidence, EvidenceFigure, Passage};
+pub use memo::check;
 
 /// What kind of fault a sentence has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
