@@ -7,8 +7,8 @@
 
 use super::polarity::polarity;
 use super::wording::{
-    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, HANDOFF, HOPE, IF, LANDLORD_SAID, PLACE, STATUS,
-    STREET, TIME,
+    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_SAID, PLACE,
+    RELATIVE_DAY, STATUS, STREET, TIME,
 };
 use super::{FindingKind, SentenceRole};
 use crate::fold::plain;
@@ -77,6 +77,22 @@ pub(super) fn check_acts<'s>(
                 push(FindingKind::Unsupported, format!("gives a status the records do not (\"{}\")", m.as_str()), None);
                 break;
             }
+        }
+        // "A colleague will call you tomorrow": a date for a person's act that
+        // no tool result or message gives.
+        let dated = folded_clauses.iter().find_map(|&(_, c)| {
+            let p = polarity(c);
+            let day = RELATIVE_DAY.find(c).filter(|d| !c.contains("guten morgen") || d.as_str() != "morgen")?;
+            (FUTURE_ACT.is_match(c) && !p.negated && !(p.conditional && IF.is_match(c)) && !HOPE.is_match(c))
+                .then_some(day)
+                .filter(|d| !plain_sources().iter().any(|e| e.contains(d.as_str())))
+        });
+        if let Some(d) = dated {
+            push(
+                FindingKind::Commitment,
+                format!("promises a person's act for a day no record or message gives (\"{}\")", d.as_str()),
+                None,
+            );
         }
         for m in TIME.captures_iter(folded) {
             let hour = m.get(1).or_else(|| m.get(4)).map(|h| h.as_str()).unwrap_or_default();

@@ -170,6 +170,9 @@ mod commitment_tests {
             "You can simply come by at 4 pm.",
             "I've set up a weekend weather alert for Hamburg on your contact details.",
             "I'll put the request in, and the landlord's written approval will then come through with the contract papers.",
+            "I've passed your complaint to a colleague, who will call you tomorrow about the repair.",
+            "Ihre Anfrage habe ich weitergegeben; eine Kollegin meldet sich noch heute bei Ihnen.",
+            "I've sent you a copy of the data we hold about you.",
             "Ich habe den Donnerstagabend für Sie im Besichtigungskalender eingetragen und Ihre Anfrage an eine Kollegin weitergegeben.",
             "I've passed your request to a colleague. I've already noted the reduced rent on your application.",
         ] {

@@ -51,7 +51,7 @@ pub(super) static OFFER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static HANDOFF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(passed|forwarded|handed|referred|escalated|sent|opened|created|raised|logged)\b.{0,80}\b(colleague|agent|team|person|request|ticket|data protection|manager)|\bcolleague|\bticket\b|\b(agent|team|someone|person|colleague|manager)s?\b.{0,60}\b(contact|get back|be in touch|reach out|follow up|call|take it up)|\basked one of our|weiter(gegeben|geleitet|gereicht)|ubergeben|kolleg|(meldet|melden) sich|\b(informiert|benachrichtigt|kontaktiert|informieren|benachrichtigen) sie\b|gibt ihnen bescheid|\bwill (let you know|inform you|notify you|update you)\b|ruft sie an|kontaktier|datenschutz|zustandigen (stelle|person|team)|\b(agent|team|colleague|person)s?\b.{0,20}\b(now |already )?(has|have) your (request|proposal|offer|question|enquiry|inquiry)\b|\b(they|he|she)('ll| will)\b.{0,60}\b(let you know|get back|be in touch|contact you)\b|\bliegt (jetzt|nun|bereits) bei (unserem|unserer|einem|einer|dem|der)\b|\b(bekommen|erhalten) sie\b.{0,30}\b(antwort|ruckmeldung|bescheid)\b")
+    Regex::new(r"\b(passed|forwarded|handed|referred|escalated|sent|opened|created|raised|logged)\b.{0,80}\b(colleague|agent|team|person|request|ticket|data protection|manager)|\bcolleague|\bticket\b|\b(agent|team|someone|person|colleague|manager)s?\b.{0,60}\b(contact|get back|be in touch|reach out|follow up|call|take it up)|\basked one of our|weiter(gegeben|geleitet|gereicht)|ubergeben|kolleg|\ban (unser|unsere|unseren|das|den|die|ein|eine|einen) (\w+ )?(team|abteilung|mitarbeiter\w*|vermietungsteam|kundenservice)\b|(meldet|melden) sich|\b(informiert|benachrichtigt|kontaktiert|informieren|benachrichtigen) sie\b|gibt ihnen bescheid|\bwill (let you know|inform you|notify you|update you)\b|ruft sie an|kontaktier|datenschutz|zustandigen (stelle|person|team)|\b(agent|team|colleague|person)s?\b.{0,20}\b(now |already )?(has|have) your (request|proposal|offer|question|enquiry|inquiry)\b|\b(they|he|she)('ll| will)\b.{0,60}\b(let you know|get back|be in touch|contact you)\b|\bliegt (jetzt|nun|bereits) bei (unserem|unserer|einem|einer|dem|der)\b|\b(bekommen|erhalten) sie\b.{0,30}\b(antwort|ruckmeldung|bescheid)\b")
         .expect("valid pattern")
 });
 
@@ -176,11 +176,24 @@ pub(super) static DEPENDS: LazyLock<Regex> =
 /// rent "noted on your application", "im Kalender vermerkt". Read only in a
 /// clause that is no hand-off ("I've set up a ticket for a colleague" is one).
 pub(super) static ACTION_DONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(i|we)('ve| have)\s+(already\s+|just\s+|now\s+|also\s+)?(set up|activated|registered|signed you up|subscribed you|enrolled you|put you on)\b|\b(i|we)('ve| have)\s+(already\s+|just\s+|now\s+|also\s+)?(noted|recorded|entered|added|saved|updated|changed|amended|adjusted|logged)\b.{0,40}\b(on|in|to|into) (your|the) (application|file|account|profile|record|records|calendar|diary|booking|contract|lease|system)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(eingerichtet|aktiviert|registriert|angemeldet)\b|\b(ich|wir) (habe|haben)\b.{0,50}\b(eingerichtet|aktiviert|registriert|angemeldet)\b|\b((habe|haben) (ich|wir)|(ich|wir) (habe|haben))\b.{0,60}\b(in|im|auf|zu|zur|zum) ((ihrer|ihrem|ihre|der|dem|den|unserem|unserer) )?(bewerbung|akte|konto|profil|\w*kalender|vertrag|mietvertrag|system|unterlagen|terminplan)\b.{0,30}\b(notiert|vermerkt|hinterlegt|gespeichert|eingetragen|aktualisiert|geandert|angepasst)\b")
+    Regex::new(r"\b(i|we)('ve| have)\s+(already\s+|just\s+|now\s+|also\s+)?(set up|activated|registered|signed you up|subscribed you|enrolled you|put you on|sent you|emailed you|e-mailed you|mailed you|attached)\b|\b((habe|haben) (ich|wir) ihnen|(ich|wir) (habe|haben) ihnen)\b (\w+ ){0,5}(zugeschickt|zugesandt|zugesendet|geschickt|gemailt|angehangt|ubermittelt)\b|\b(i|we)('ve| have)\s+(already\s+|just\s+|now\s+|also\s+)?(noted|recorded|entered|added|saved|updated|changed|amended|adjusted|logged)\b.{0,40}\b(on|in|to|into) (your|the) (application|file|account|profile|record|records|calendar|diary|booking|contract|lease|system)\b|\b(habe|haben) (ich|wir)\b.{0,50}\b(eingerichtet|aktiviert|registriert|angemeldet)\b|\b(ich|wir) (habe|haben)\b.{0,50}\b(eingerichtet|aktiviert|registriert|angemeldet)\b|\b((habe|haben) (ich|wir)|(ich|wir) (habe|haben))\b.{0,60}\b(in|im|auf|zu|zur|zum) ((ihrer|ihrem|ihre|der|dem|den|unserem|unserer) )?(bewerbung|akte|konto|profil|\w*kalender|vertrag|mietvertrag|system|unterlagen|terminplan)\b.{0,30}\b(notiert|vermerkt|hinterlegt|gespeichert|eingetragen|aktualisiert|geandert|angepasst)\b")
         .expect("valid pattern")
 });
 
-/// A hope is no promise ("fingers crossed Tuesday works for them too").
+/// A day relative to now ("tomorrow", "morgen", "this week"), and an act a
+/// person would do then ("will call you", "meldet sich"): a date for it that
+/// no record or message gives is a promise ("a colleague will call you
+/// tomorrow"). "Guten Morgen" is a greeting.
+pub(super) static RELATIVE_DAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(tomorrow|today|tonight|this (afternoon|evening|morning|week)|next week|by the end of the (day|week)|first thing|ubermorgen|morgen (fruh|vormittag|nachmittag|abend)?|heute (noch|nachmittag|abend)?|noch heute|nachste woche|diese woche|bis (morgen|heute|ende der woche)|im laufe des (tages|nachmittags))\b")
+        .expect("valid pattern")
+});
+pub(super) static FUTURE_ACT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(will|'ll|wird|werden)\b.{0,60}\b(call|ring|contact|email|e-mail|get back|be in touch|reach out|come|send|reply|visit|fix|repair|arrive|anrufen|kontaktieren|melden|zuruckrufen|schicken|senden|kommen|vorbeikommen|reparieren|beheben|antworten)\b|\b(meldet|melden|ruft|rufen|kommt|kommen|schickt|schicken)\b.{0,40}\b(sich|sie|an|vorbei|zuruck|zu)\b")
+        .expect("valid pattern")
+});
+
+/// A hope is no promise/// A hope is no promise ("fingers crossed Tuesday works for them too").
 pub(super) static HOPE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(hopefully|fingers crossed|with (any )?luck|i hope|we hope|hoffentlich|ich hoffe|wir hoffen|mit etwas gluck)\b").expect("valid pattern")
 });
