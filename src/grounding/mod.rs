@@ -35,6 +35,7 @@ pub mod polarity;
 mod quotes;
 pub mod terms;
 pub mod text;
+mod triggers;
 mod wording;
 
 use serde::{Deserialize, Serialize};

@@ -298,6 +298,24 @@ fn scripts() -> Vec<Script> {
             faulty: "The listing for M-3002 does not state the internet speed [M-3002]. I have passed your question to a colleague, who will get back to you.",
             kind: FindingKind::Unsupported,
         },
+        // An invented trigger: "due as soon as" reads as a condition, but states when a payment falls due.
+        Script {
+            inquiry: "When would I have to pay the commission if I buy K-4003?",
+            history: vec![],
+            tools: vec![("search_knowledge", json!({"query": "When is the buyer's commission due?"}))],
+            correct: "The buyer's commission is due only once the notarised purchase contract has been signed; if the purchase does not take place, none is due [policy:commission#when-commission-is-due].",
+            faulty: "The buyer's commission is due as soon as the seller accepts your reservation [policy:commission#when-commission-is-due].",
+            kind: FindingKind::Unsupported,
+        },
+        // An action reported as done that no tool performs.
+        Script {
+            inquiry: "Will it rain in Hamburg this weekend? I'm coming for viewings.",
+            history: vec![],
+            tools: vec![],
+            correct: "I'm sorry, I can only help with questions about our listings and letting policies.",
+            faulty: "I'm sorry, I can only help with questions about our listings and letting policies. I've set up a weekend weather alert for Hamburg on your contact details, though.",
+            kind: FindingKind::Commitment,
+        },
     ]
 }
 

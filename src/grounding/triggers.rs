@@ -1,0 +1,83 @@
+//! When a payment falls due, as a reply states it. Issue #27: a commission
+//! "due as soon as the seller accepts your reservation" passes every check,
+//! because "as soon as" reads as a condition and conditions state nothing.
+//! But "X is due when Y" states a fact: the trigger Y. Its content words
+//! must be in the evidence (the policy says "due only once the notarised
+//! purchase contract has been signed"); a trigger no record names is the
+//! reply's invention.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::evidence::Evidence;
+use super::terms::{shared, terms, Term};
+use super::FindingKind;
+use crate::fold::plain;
+
+/// A payment falling due, then its trigger ("due as soon as …", "fällig,
+/// sobald …", "wird mit … fällig").
+static DUE_WHEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(due|payable|fallig\w*|zahlbar|zu zahlen|zu entrichten)\b[^.;:]{0,20}?\b(as soon as|once|when|upon|sobald|wenn|sowie|nachdem)\s+([^.;:]{3,120})")
+        .expect("valid pattern")
+});
+
+/// Words of a trigger that name nothing of their own.
+static FILLER: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
+    ["due", "payable", "pay", "paid", "fallig", "zahlen", "only", "nur", "erst", "your", "ihre", "ihr", "you", "sie"]
+        .iter()
+        .flat_map(|w| crate::retrieval::analyzer::analyze(w))
+        .collect()
+});
+
+/// A trigger of a payment in `body` whose content words are mostly in no
+/// tool result and no customer message (`customer`).
+pub(super) fn check_triggers(
+    body: &str,
+    evidence: &Evidence,
+    customer: &str,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    let Some(c) = DUE_WHEN.captures(&folded) else { return };
+    let trigger = c.get(3).map_or("", |m| m.as_str());
+    let wanted: Vec<Term> = terms(trigger).into_iter().filter(|t| !t.iter().all(|w| FILLER.contains(w))).collect();
+    if wanted.is_empty() || evidence.passages.is_empty() {
+        return;
+    }
+    let known: Vec<Term> = evidence.passages.iter().flat_map(|p| terms(&p.text)).chain(terms(customer)).collect();
+    let vocab: BTreeSet<&str> = known.iter().flatten().map(String::as_str).collect();
+    if shared(&wanted, &vocab) * 2 < wanted.len() {
+        push(
+            FindingKind::Unsupported,
+            format!("says when a payment falls due (\"{}\"); no record names that moment", c[0].trim()),
+            None,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flagged(body: &str) -> bool {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{
+            "chunkId": "policy:commission#when-commission-is-due", "listingId": null,
+            "text": "The buyer's commission is due only once the notarised purchase contract has been signed. No commission is due if the purchase does not take place."
+        }]}));
+        let mut hit = false;
+        check_triggers(body, &e, "When do I pay the commission?", &mut |_, _, _| hit = true);
+        hit
+    }
+
+    #[test]
+    fn an_invented_trigger_is_unsupported_and_the_records_one_is_not() {
+        assert!(flagged("The commission is due as soon as the seller accepts your reservation."));
+        assert!(flagged("Die Provision ist fällig, sobald der Verkäufer Ihre Reservierung annimmt."));
+        assert!(!flagged("The commission is due only once the notarised purchase contract has been signed."));
+        assert!(!flagged("Die Provision wird erst fällig, wenn der notarielle Kaufvertrag unterschrieben ist."));
+        assert!(!flagged("The commission is 3.57 percent of the price."));
+    }
+}
