@@ -25,6 +25,7 @@ mod models;
 mod numbers_fuzz;
 mod persisted_index;
 mod providers;
+mod providers_eval;
 mod replay;
 mod retrieval;
 mod review;
