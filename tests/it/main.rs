@@ -20,6 +20,7 @@ mod gates;
 mod grounding;
 mod hardening;
 mod hardening_r3;
+mod hardening_r3_runs;
 mod mcp;
 mod models;
 mod numbers_fuzz;
