@@ -173,6 +173,13 @@ mod commitment_tests {
             "I've passed your complaint to a colleague, who will call you tomorrow about the repair.",
             "Ihre Anfrage habe ich weitergegeben; eine Kollegin meldet sich noch heute bei Ihnen.",
             "I've sent you a copy of the data we hold about you.",
+            "I've put your Tuesday-afternoon viewing in the calendar and passed the details to a colleague.",
+            "I've forwarded your request. You're already on their list for that day.",
+            "Ich habe Sie für HH-1002 schon mit 1.100 € Kaltmiete als Interessenten eingetragen.",
+            "Your request has gone to a colleague. The landlord shows the flat himself, so he'll be expecting you then.",
+            "Your wish has gone to a colleague. Saturday itself is no problem for this flat.",
+            "Ich habe Ihre Anfrage weitergeleitet, sodass Sie keine Bestätigung mehr abwarten müssen.",
+            "Ihre Anfrage ist weitergeleitet; Ihre Daten liegen bei uns ab sofort nicht mehr vor.",
             "Ich habe den Donnerstagabend für Sie im Besichtigungskalender eingetragen und Ihre Anfrage an eine Kollegin weitergegeben.",
             "I've passed your request to a colleague. I've already noted the reduced rent on your application.",
         ] {

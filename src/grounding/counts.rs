@@ -38,7 +38,7 @@ const ORDINALS: &[(&str, i64)] = &[
 static FLOOR: LazyLock<Regex> = LazyLock::new(|| {
     let ord = ORDINALS.iter().map(|(w, _)| *w).collect::<Vec<_>>().join("|");
     Regex::new(&format!(
-        r"\b(?P<ground>ground[- ]floor|erdgeschoss|parterre)\b|\b(?:(?P<num>\d{{1,2}})(?:st|nd|rd|th|\.)?|(?P<ord>{ord})[nmrs]?)\s+(?:floor|storey|story|stock|stockwerk|etage|obergeschoss|og)\b"
+        r"\b(?P<ground>ground[- ]floor|erdgeschoss|parterre)\b|\b(?:(?P<num>\d{{1,2}})(?:st|nd|rd|th|\.)?|(?P<ord>{ord})[nmrs]?)[\s-]+(?:floor|storey|story|stock|stockwerk|etage|obergeschoss|og)\b"
     ))
     .expect("valid pattern")
 });
@@ -100,6 +100,7 @@ mod tests {
     fn floors_in_both_languages() {
         assert_eq!(floor("HH-1002 is on the fifth floor"), [5]);
         assert_eq!(floor("on the 5th floor"), [5]);
+        assert_eq!(floor("a fourth-floor flat"), [4]);
         assert_eq!(floor("Die Wohnung liegt im 2. Stock"), [2]);
         assert_eq!(floor("im zweiten Obergeschoss"), [2]);
         assert_eq!(floor("the flat is on the ground floor"), [0]);

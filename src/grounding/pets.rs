@@ -101,7 +101,7 @@ static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
 /// An approval turned into a certainty ("a formality", "fest planen",
 /// "will certainly agree"): a yes, whatever the approval words around it.
 static CERTAIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(formsache|formality|formalitat|reine form|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through|geht durch|durchgehen|already (approved|agreed)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)")
+    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|start planning the move|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through|geht durch|durchgehen|already (approved|agreed)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)")
         .expect("valid pattern")
 });
 
@@ -317,6 +317,14 @@ mod tests {
         assert_eq!(status("A separate approval for a single dog, though, you need not."), [Some(Allowed)]);
         assert_eq!(status("Voraussetzung ist, dass Sie für die Katze eine Haftpflicht nachweisen."), [Some(OnRequest)]);
         assert_eq!(status("Keeping dogs or cats requires approval under the community rules."), [Some(OnRequest)]);
+        // An approval turned into a certainty is a yes.
+        assert_eq!(status("For a well-behaved dog that approval is little more than paperwork."), [Some(Allowed)]);
+        assert_eq!(status("Bei kleinen Tieren gilt die Zustimmung für Ihre Katze damit als erteilt."), [Some(Allowed)]);
+        // A need of approval denied: the animal is allowed.
+        assert_eq!(
+            status("Hunde und Katzen sind laut Inserat erlaubt, eine gesonderte Zustimmung brauchen Sie also nicht."),
+            [Some(Allowed)]
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b")
+    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -39,7 +39,7 @@ static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
 /// The words of [`EXTRA`] that say "costs more" on their own.
 static EXTRA_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(extra|additional\w*|on top|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|obendrauf|for an extra|eigene[nrms]? (vertrag|vertrage|vertragen|rechnung|abrechnung)|(your|their) own (contract|contracts|bill|account)|separate (contract|contracts|bill))\b",
+        r"\b(extra|additional\w*|on top|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|obendrauf|for an extra|eigene[nrms]? (vertrag|vertrage|vertragen|rechnung|abrechnung)|(your|their) own (contract|contracts|bill|account)|separate (contract|contracts|bill)|hinzukomm\w*|dazukomm\w*|kommt\w* (\w+ ){0,3}(hinzu|dazu))\b",
     )
     .expect("valid pattern")
 });
@@ -215,6 +215,8 @@ mod tests {
 
     #[test]
     fn a_cost_billed_apart_is_extra() {
+        assert_eq!(polarity("für die Heizung kommt nichts gesondert hinzu").included, Some(true));
+        assert_eq!(polarity("a space comes with the apartment").included, Some(true));
         assert_eq!(polarity("die laufenden Betriebskosten rechnen Sie getrennt davon ab").included, Some(false));
     }
 }
