@@ -26,6 +26,18 @@ pub(super) fn check_acts<'s>(
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let plain_sources = sources;
+    // A word the records hold, or its translation ("Ausnahme" where the
+    // policy says "exception").
+    let known = |w: &str| {
+        let own = crate::retrieval::analyzer::analyze(w);
+        let word_in = |alt: &str, e: &String| e.split(|c: char| !c.is_alphanumeric()).any(|t| t.starts_with(alt));
+        plain_sources().iter().any(|e| e.contains(w))
+            || super::terms::terms(w)
+                .iter()
+                .flatten()
+                .filter(|alt| alt.len() > 4 && !own.contains(alt))
+                .any(|alt| plain_sources().iter().any(|e| word_in(alt, e)))
+    };
     if role != SentenceRole::Question {
         for &(_, c) in folded_clauses {
             let p = polarity(c);
@@ -48,8 +60,8 @@ pub(super) fn check_acts<'s>(
             if p.negated || (p.conditional && IF.is_match(c)) {
                 continue;
             }
-            if let Some(m) = PLACE.find_iter(c).find(|m| !plain_sources().iter().any(|e| e.contains(m.as_str()))) {
-                push(FindingKind::Unsupported, format!("names a place the records do not (\"{}\")", m.as_str()), None);
+            if let Some(m) = PLACE.find_iter(c).find(|m| !known(m.as_str())) {
+                push(FindingKind::Unsupported, format!("names what no record does (\"{}\")", m.as_str()), None);
                 break;
             }
         }

@@ -40,10 +40,18 @@ use super::terms::{shared, terms, vocabulary, Term};
 use super::text::{own_text, sentences};
 use super::wording::{
     clauses, role, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, HANDOFF, HEDGE, IF, INDIRECT_QUESTION, MAY_NOT,
-    META_CLAUSE, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, SUGGESTS, THANKS, VERB,
+    META_CLAUSE, NEED, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, SUGGESTS, THANKS, VERB,
 };
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
+
+/// A clause that opens with a condition ("If heating is included, …").
+static OPENING_IF: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\W*(if|unless|once|wenn|falls|sofern|sobald)\b").expect("valid pattern"));
+
+/// The landlord or owner, in both languages (folded text).
+static LANDLORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(landlord|owner|vermieter\w*|eigentumer\w*)\b").expect("valid pattern"));
 
 static LISTING_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[A-Z]{1,2}-\d{4}\b").expect("valid pattern"));
 
@@ -86,6 +94,10 @@ fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
             // included and billed separately" mixes both kinds of word, and
             // its clauses read it better than the whole.)
             let listed = parts.len() > 1;
+            // "If heating is included, the heating costs are billed …": the
+            // clauses after an opening condition state no fact either.
+            // ("Each listing says whether …" opens with an indirect question, not a condition.)
+            let opens_with_condition = parts.first().is_some_and(|(_, c)| OPENING_IF.is_match(&plain(c)));
             let whole = (listed && polarity(&PARENS.replace_all(&sentence, " ")).included.is_none())
                 .then_some((false, sentence.as_str()));
             for (_, c) in parts.into_iter().chain(whole) {
@@ -113,7 +125,7 @@ fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
                     listing: p.listing.clone(),
                     clause: c.to_owned(),
                     terms: t,
-                    polarity: polarity(&PARENS.replace_all(c, " ")),
+                    polarity: Polarity { conditional: pol.conditional || opens_with_condition, ..pol },
                     hedged: HEDGE.is_match(&plain(c)),
                     listish: field.is_some_and(|f| f != "petsAllowed"),
                 });
@@ -298,11 +310,13 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             });
             if let Some(h) = hedge {
                 // "That depends on the landlord" restates a record that leaves the decision open.
+                // "It depends on the landlord" needs no shared noun: the landlord is its subject.
+                let landlord = LANDLORD.is_match(&folded);
                 let open = DEPENDS.is_match(h.as_str())
-                    && evc
-                        .iter()
-                        .filter(in_scope)
-                        .any(|c| c.polarity.qualified && about_same(&sentence_terms, &c.terms));
+                    && evc.iter().filter(in_scope).any(|c| {
+                        c.polarity.qualified
+                            && ((landlord && sentence_terms.len() <= 3) || about_same(&sentence_terms, &c.terms))
+                    });
                 let backed =
                     open || evc.iter().filter(in_scope).any(|c| c.hedged && about_same(&sentence_terms, &c.terms));
                 if !backed {
@@ -379,7 +393,20 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     }
                 }
                 // Contradictions, clause by clause.
-                let sentence_qualified = polarity(&folded).qualified;
+                // A qualification qualifies its own part of the sentence (up to a
+                // semicolon: "…; the agency provides these on request"), and a
+                // denied need of approval ("eine Zustimmung brauchen Sie nicht")
+                // qualifies nothing.
+                let sentence_qualified = folded_clauses
+                    .iter()
+                    .any(|(_, c)| polarity(c).qualified && !(polarity(c).negated && NEED.is_match(c)));
+                let qualified_part = |c: &str| {
+                    let part = body.split(';').find(|seg| seg.contains(c.trim())).unwrap_or(&body);
+                    clauses(part).iter().any(|(_, pc)| {
+                        let pp = polarity(&plain(pc));
+                        pp.qualified && !(pp.negated && NEED.is_match(&plain(pc)))
+                    })
+                };
                 for (conclusive, c) in clauses(&body) {
                     let ct = terms(c);
                     let outer = PARENS.replace_all(c, " ");
@@ -477,7 +504,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         );
                         break;
                     }
-                    if sentence_qualified && same.iter().all(|e| !e.polarity.qualified && !e.polarity.negated) {
+                    if qualified_part(c) && same.iter().all(|e| !e.polarity.qualified && !e.polarity.negated) {
                         push(
                             FindingKind::Contradicted,
                             format!(

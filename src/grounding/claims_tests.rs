@@ -298,4 +298,33 @@ mod commitment_tests {
         );
         assert!(g.is_clean(), "{g:#?}");
     }
+
+    /// A policy's consequent after "If …," states no fact the reply could
+    /// contradict; "whether" opens no condition.
+    #[test]
+    fn the_clauses_after_an_opening_condition_are_conditional() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:utilities#heating", "listingId": null,
+            "text": "If heating is included, the heating costs are billed mainly according to measured consumption."}]}));
+        let g = check("With this flat you won't get a heating bill of your own.", &e, &["Is heating included?"], 0);
+        assert!(g.findings().all(|f| f.kind != FindingKind::Contradicted), "{g:#?}");
+    }
+
+    /// Other words for forbidden, for included, and pointers to other sources.
+    #[test]
+    fn tabu_takes_care_of_and_pointers_elsewhere() {
+        assert!(crate::grounding::polarity::polarity("Katzen sind in dieser Wohnung tabu").negated);
+        assert_eq!(
+            crate::grounding::polarity::polarity("the 240 EUR you pay on top for utilities takes care of the heating")
+                .included,
+            Some(true)
+        );
+        let g = check(
+            "Für Ehrenfeld finden Sie auf Bewertungsportalen sicher aktuelle Tipps.",
+            &Evidence::default(),
+            &["Welches Restaurant empfehlen Sie?"],
+            0,
+        );
+        assert!(g.is_clean(), "{g:#?}");
+    }
 }

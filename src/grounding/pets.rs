@@ -18,7 +18,7 @@ use regex::Regex;
 
 use super::evidence::Evidence;
 use super::polarity::polarity;
-use super::wording::clauses;
+use super::wording::{clauses, NEED};
 use super::FindingKind;
 use crate::fold::plain;
 
@@ -81,12 +81,6 @@ static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// A need: "need", "erforderlich", "brauchen" (denied, the approval is not needed).
-static NEED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(need\w*|necessary|required|requires?|brauch\w*|notig|notwendig|erforderlich|muss|mussen)\b")
-        .expect("valid pattern")
-});
-
 /// Allowance words (a clause without one of them says nothing about it).
 static ALLOWS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|kein problem|no problem|formsache|formality|formalitat)\b|\b(dog|pet|hunde|tier)freundlich")
@@ -95,7 +89,8 @@ static ALLOWS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A denial that needs no "not": "verboten", "prohibited".
 static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(verboten|untersagt|prohibited|forbidden|banned|ausgeschlossen|excluded)\b").expect("valid pattern")
+    Regex::new(r"\b(verboten|untersagt|tabu|off-limits|prohibited|forbidden|banned|ausgeschlossen|excluded)\b")
+        .expect("valid pattern")
 });
 
 /// An approval turned into a certainty ("a formality", "fest planen",

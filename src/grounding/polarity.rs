@@ -25,11 +25,11 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b")
+    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -52,7 +52,7 @@ static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(if|whether|unless|until|once|wenn|falls|ob|sobald|bis)\b").expect("valid pattern")
 });
 static QUALIFIED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(on request|upon request|subject to|approv\w*|case by case|case-by-case|individual(ly)?|consent|auf anfrage|zustimm\w*|zustimmung|einzelfall\w*|genehmig\w*|sofern|solange|provided that|as long as|vorbehalt\w*|permission)\b")
+    Regex::new(r"\b(on request|upon request|subject to|approv\w*|case by case|case-by-case|individual(ly)?|consent|auf anfrage|zustimm\w*|zustimmung|einverstandnis\w*|einwilligung\w*|erlaubnis\w*|einzelfall\w*|genehmig\w*|sofern|solange|provided that|as long as|vorbehalt\w*|permission)\b")
         .expect("valid pattern")
 });
 static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {

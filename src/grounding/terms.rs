@@ -228,6 +228,8 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("catalogue", &["records", "listing"]),
     ("katalog", &["records", "listing"]),
     ("property", &["listing"]),
+    ("ausnahme", &["exception"]),
+    ("ausnahmen", &["exception"]),
     ("notariell", &["notarised"]),
     ("notarielle", &["notarised"]),
     ("notariellen", &["notarised"]),

@@ -66,7 +66,7 @@ pub(super) static COMMITMENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(may well|might|probably|likely|presumably|usually|typically|generally|normally|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|think|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough|available)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|meist|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall|estimated|about|roughly|approximately|around|rund|etwa|ca|circa|geschatzt|voraussichtlich|schatzung)\b")
+    Regex::new(r"\b(may well|might|probably|likely|presumably|usually|typically|generally|normally|often|oft|haufig|in most cases|as a rule|tends? to|chances are|safe bet|almost certainly|i('d| would) (expect|assume|guess|think|plan)|should be (fine|ok|okay|achievable|possible|no problem|ideal|enough|available)|in der regel|wahrscheinlich|vermutlich|normalerweise|meistens|meist|erfahrungsgemass|durfte|durften|sollte (kein|moglich|reichen)|gewohnlich|ublicherweise|wie ublich|sicher fundig|sicheren seite|im normalfall|estimated|about|roughly|approximately|around|rund|etwa|ca|circa|geschatzt|voraussichtlich|schatzung)\b")
         .expect("valid pattern")
 });
 
@@ -193,6 +193,12 @@ pub(super) static FUTURE_ACT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A need: "need", "erforderlich", "brauchen" (denied, the approval is not needed).
+pub(super) static NEED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(need\w*|necessary|required|requires?|brauch\w*|notig|notwendig|erforderlich|muss|mussen)\b")
+        .expect("valid pattern")
+});
+
 /// A hope is no promise/// A hope is no promise ("fingers crossed Tuesday works for them too").
 pub(super) static HOPE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(hopefully|fingers crossed|with (any )?luck|i hope|we hope|hoffentlich|ich hoffe|wir hoffen|mit etwas gluck)\b").expect("valid pattern")
@@ -245,7 +251,7 @@ pub(super) static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
 /// forecast"): no fact about the records, so nothing to ground when the tools
 /// returned nothing.
 pub(super) static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(or |and |oder |und )?(tell|send|give|let|ask|check|try|contact|use|see|nennen|sagen|schicken|senden|schreiben|geben|fragen|wenden|schauen|versuchen|nutzen)\b|\b(schauen|fragen|wenden|versuchen|probieren|nutzen|werfen) sie\b.{0,30}\b(am besten|gerne?|doch|einfach)\b|\b(i'll|i will|ich werde|schaue ich|suche ich|sehe ich)\b.{0,40}\b(look|search|check|find|nach|heraus)|\b(weather service|wetterdienst|wetter-app|weather app|search engine|suchmaschine|restaurant guide|another source|andere quelle)\b.{0,30}\b(will|can|could|should|may|kann|konnen|hilft|helfen)\b|\b(you will|you'll|sie) (receive|get|erhalten|bekommen)\b.{0,60}\b(confirmation|bestatigung|answer|antwort|reply|nachricht)\b")
+    Regex::new(r"^(or |and |oder |und )?(tell|send|give|let|ask|check|try|contact|use|see|nennen|sagen|schicken|senden|schreiben|geben|fragen|wenden|schauen|versuchen|nutzen)\b|\b(schauen|fragen|wenden|versuchen|probieren|nutzen|werfen) sie\b.{0,30}\b(am besten|gerne?|doch|einfach)\b|\b(i'll|i will|ich werde|schaue ich|suche ich|sehe ich)\b.{0,40}\b(look|search|check|find|nach|heraus)|\b(weather service|wetterdienst|wetter-app|weather app|search engine|suchmaschine|restaurant guide|another source|andere quelle)\b.{0,30}\b(will|can|could|should|may|kann|konnen|hilft|helfen)\b|\b(you will|you'll|sie) (receive|get|erhalten|bekommen)\b.{0,60}\b(confirmation|bestatigung|answer|antwort|reply|nachricht)\b|\b(finden sie|you('ll| will) find|you can find|you may find)\b.{0,80}\b(tipps|empfehlungen|tips|recommendations|information|infos|informationen|reviews|bewertungen|suggestions)\b")
         .expect("valid pattern")
 });
 
