@@ -342,6 +342,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
             super::covers::check_covers(&body, &own, evidence, &mut push);
             super::triggers::check_triggers(&body, evidence, &customer_text, &mut push);
+            super::triggers::check_rhythm(&body, evidence, &customer_text, &mut push);
             super::counted::check_counted(&body, evidence, &record_counts, &customer_text, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.

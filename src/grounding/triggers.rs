@@ -1,10 +1,13 @@
-//! When a payment falls due, as a reply states it. Issue #27: a commission
-//! "due as soon as the seller accepts your reservation" passes every check,
-//! because "as soon as" reads as a condition and conditions state nothing.
-//! But "X is due when Y" states a fact: the trigger Y. Its content words
-//! must be in the evidence (the policy says "due only once the notarised
-//! purchase contract has been signed"); a trigger no record names is the
-//! reply's invention.
+//! Facts that read like conditions or habits, whose words the records must
+//! name:
+//! - when a payment falls due. Issue #27: a commission "due as soon as the
+//!   seller accepts your reservation" passes every check, because "as soon
+//!   as" reads as a condition and conditions state nothing. But "X is due
+//!   when Y" states a fact: the trigger Y. Its content words must be in the
+//!   evidence (the policy says "due only once the notarised purchase contract
+//!   has been signed"); a trigger no record names is the reply's invention;
+//! - a rhythm other than monthly or yearly ("im Zweijahresrhythmus", "every
+//!   other year", "quarterly") that no record gives.
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -57,6 +60,32 @@ pub(super) fn check_triggers(
     }
 }
 
+/// A rhythm a record would have to give: every two years, half-yearly,
+/// quarterly, weekly.
+static RHYTHM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(zweijahres\w*|alle zwei jahre|jedes zweite jahr|every (two|other|second) years?|biennial\w*|every (three|four|five) years|alle (drei|vier|funf) jahre|halbjahrlich|half-yearly|every six months|alle sechs monate|quartal\w*|quarterly|vierteljahrlich|every (three|3) months|alle drei monate|wochentlich|weekly|every week)\b")
+        .expect("valid pattern")
+});
+
+/// A rhythm other than monthly or yearly that no tool result and no
+/// customer message gives.
+pub(super) fn check_rhythm(
+    body: &str,
+    evidence: &Evidence,
+    customer: &str,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    let Some(m) = RHYTHM.find(&folded) else { return };
+    if evidence.passages.is_empty() {
+        return;
+    }
+    let said = |t: &str| RHYTHM.find_iter(&plain(t)).any(|o| o.as_str() == m.as_str());
+    if !evidence.passages.iter().any(|p| said(&p.text)) && !said(customer) {
+        push(FindingKind::Contradicted, format!("gives a rhythm no record gives (\"{}\")", m.as_str()), None);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +108,25 @@ mod tests {
         assert!(!flagged("The commission is due only once the notarised purchase contract has been signed."));
         assert!(!flagged("Die Provision wird erst fällig, wenn der notarielle Kaufvertrag unterschrieben ist."));
         assert!(!flagged("The commission is 3.57 percent of the price."));
+    }
+
+    fn deposit() -> Evidence {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{
+            "chunkId": "policy:deposit#instalments", "listingId": null,
+            "text": "The tenant may pay the deposit in three equal monthly instalments. The first instalment is due at the start of the tenancy."
+        }]}));
+        e
+    }
+
+    #[test]
+    fn an_invented_rhythm_is_flagged() {
+        let hits = |body: &str| {
+            let mut n = 0;
+            check_rhythm(body, &deposit(), "Can I pay the deposit in instalments?", &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(hits("The instalments are due quarterly."), 1);
+        assert_eq!(hits("The deposit is paid in three equal monthly instalments."), 0);
     }
 }
