@@ -203,6 +203,11 @@ static GENERIC: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
         "drauf",
         "dazu",
         "hinzu",
+        "grund",
+        "reason",
+        "zwar",
+        "anfallen",
+        "fallt",
     ]
     .iter()
     .flat_map(|w| crate::retrieval::analyzer::analyze(w))

@@ -180,6 +180,10 @@ mod commitment_tests {
             "Your wish has gone to a colleague. Saturday itself is no problem for this flat.",
             "Ich habe Ihre Anfrage weitergeleitet, sodass Sie keine Bestätigung mehr abwarten müssen.",
             "Ihre Anfrage ist weitergeleitet; Ihre Daten liegen bei uns ab sofort nicht mehr vor.",
+            "I've handed your request to a colleague. You can expect the rent to come down to 2,800 EUR.",
+            "Tuesday afternoon it is for HH-1002 – a colleague will be waiting for you at the front door.",
+            "Ihre Kontaktdaten sind inzwischen aus unserer Interessentendatei herausgenommen.",
+            "Einen Preis kann ich nicht zusagen. Ihre 1.100 € kann ich aber stehen lassen.",
             "Ich habe den Donnerstagabend für Sie im Besichtigungskalender eingetragen und Ihre Anfrage an eine Kollegin weitergegeben.",
             "I've passed your request to a colleague. I've already noted the reduced rent on your application.",
         ] {
@@ -273,6 +277,8 @@ mod commitment_tests {
             &["Can I pay the deposit in instalments?"],
             0,
         );
+        assert!(g.findings().any(|f| f.kind == FindingKind::Hedged), "{g:#?}");
+        let g = check("There may be a way to pay the deposit in three monthly instalments.", &e, &["Instalments?"], 0);
         assert!(g.findings().any(|f| f.kind == FindingKind::Hedged), "{g:#?}");
         let g = check(
             "Before you budget with that figure, note that the deposit may be paid in three equal monthly instalments.",

@@ -49,7 +49,7 @@ static WORDS: LazyLock<String> =
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     let words = WORDS.as_str();
     Regex::new(&format!(
-        r"\b(?P<num>\d{{1,3}}|{words})(?:\s+(?:full|whole|calendar|ganze|volle)n?)?[\s-]+(?P<unit>days?|weeks?|months?|years?|tage?n?|wochen?|monate?n?|monats\w*|jahre?n?)\b"
+        r"\b(?P<num>\d{{1,3}}|{words})(?:\s+(?:full|whole|calendar|ganze|volle)n?)?[\s-]+(?P<unit>days?|weeks?|monthly\s+(?:rent\s+)?(?:payments?|rents?|instalments?)|months?|years?|tage?n?|wochen?|monate?n?|monats\w*|jahre?n?)\b"
     ))
     .expect("valid pattern")
 });
@@ -145,6 +145,7 @@ mod tests {
         assert_eq!(read("zwölf Monate"), read("ein Jahr, also zwölf Monate"));
         assert_eq!(read("for twelve full months"), [(12.0, Month)]);
         assert_eq!(read("allerdings nur alle zwei Jahre"), [(24.0, Month)]);
+        assert_eq!(read("together with the following two monthly rent payments"), [(2.0, Month)]);
     }
 
     #[test]

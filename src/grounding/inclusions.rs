@@ -79,7 +79,7 @@ impl Cost {
 /// "you pay it yourself", "kommt noch dazu", "läuft über eigene Verträge",
 /// "directly to the supplier".
 static SEPARATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(pay|pays|paid|paying|settle|cover)\b.{0,40}\b(yourself|themselves|on your own)\b|\b(zahlen|zahlt|bezahlen|bezahlt|tragen|tragt|begleichen)\b.{0,30}\b(selbst|selber)\b|\b(selbst|selber)\b.{0,20}\b(zahlen|bezahlen|tragen)\b|\b(kommt|kommen)\b.{0,30}\b(dazu|hinzu|obendrauf)\b|\b(lauft|laufen)\b.{0,20}\buber (eigene|ihren eigenen|einen eigenen)\b|\b(to|with) (the|your) (supplier|provider|utility company|energy company)\b|\b(an|mit) (den|dem|ihren|ihrem) (versorger|anbieter|energieversorger|stromanbieter|gasversorger)\b|\beigene[nrms]? \w*(rechnung|vertrag|vertrage|abrechnung)\b|\b(own|separate) \w+ (bill|contract|invoice)\b")
+    Regex::new(r"\b(pay|pays|paid|paying|settle|cover)\b.{0,40}\b(yourself|themselves|on your own)\b|\b(zahlen|zahlt|bezahlen|bezahlt|tragen|tragt|begleichen)\b.{0,30}\b(selbst|selber)\b|\b(selbst|selber)\b.{0,20}\b(zahlen|bezahlen|tragen)\b|\b(kommt|kommen)\b.{0,30}\b(dazu|hinzu|obendrauf)\b|\b(lauft|laufen)\b.{0,20}\buber (eigene|ihren eigenen|einen eigenen)\b|\b(to|with) (the|your) (supplier|provider|utility company|energy company)\b|\b(an|mit|bei) (den|dem|ihren|ihrem|einem) (\w+ ){0,3}(versorger|anbieter|energieversorger|stromanbieter|gasversorger)\b|\bschliess\w* sie (\w+ ){0,4}selbst\b|\byour own (supplier|provider)\b|\beigene[nrms]? \w*(rechnung|vertrag|vertrage|abrechnung)\b|\b(own|separate) \w+ (bill|contract|invoice)\b")
         .expect("valid pattern")
 });
 
