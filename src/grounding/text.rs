@@ -214,6 +214,11 @@ fn clause_filtered(sentence: &str, clauses: &[(usize, usize)]) -> String {
 /// clauses is not negated (no one clause scopes it).
 pub fn negated(sentence: &Sentence, a: usize, b: usize) -> bool {
     let Some(&(s, e)) = sentence.clauses.iter().find(|(s, e)| *s <= a && a < *e) else { return false };
+    // A match that ends in the clause break ("Katzen gestattet,") ends before it.
+    let mut b = b;
+    while b > a + 1 && sentence.text[..b].ends_with(|c: char| c.is_ascii_punctuation() || c.is_whitespace()) {
+        b -= 1;
+    }
     if b > e {
         return false;
     }
@@ -350,6 +355,10 @@ mod span_tests {
         assert!(at(
             "Einen Wohnberechtigungsschein setzt der Vermieter, anders als sonst, nicht voraus.",
             "Wohnberechtigungsschein"
+        ));
+        assert!(at(
+            "In B-2001 sind weder Hunde noch Katzen gestattet, Ihre Katze also auch nicht.",
+            "Katzen gestattet,"
         ));
         assert!(!at("It is a provisional figure that hasn't been finalised.", "provisional"));
         assert!(!at("Katzen sind dort nicht verboten.", "Katzen"));

@@ -60,6 +60,13 @@ static ESTIMATED: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A figure called a mistake ("was a mistake", "war falsch", "I need to
+/// correct that figure").
+static MISTAKEN: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"\b((was|is) (a |my )?(mistake|wrong|incorrect|an error|not right)|war (falsch|ein fehler|nicht richtig)|correct (that|this) (figure|number|amount)|(diese[nrs]?|die) (zahl|betrag|angabe) (muss ich )?korrigieren)\b")
+        .expect("valid pattern")
+});
+
 /// Whether a sentence that shares a `must_not` statement's words takes it
 /// back: the statement calls an amount final and the sentence gives it as an
 /// estimate, or every figure of the statement sits in a negated clause of the
@@ -67,6 +74,10 @@ static ESTIMATED: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
 fn withdrawn(statement: &str, sentence: &Sentence) -> bool {
     let text = crate::fold::plain(&sentence.text);
     if FINAL.is_match(&crate::fold::plain(statement)) && ESTIMATED.is_match(&text) {
+        return true;
+    }
+    // "my earlier figure of 1,500 EUR was a mistake": the figure is named to withdraw it.
+    if MISTAKEN.is_match(&text) && !crate::grounding::numbers::figures(statement).is_empty() {
         return true;
     }
     let wanted = crate::grounding::numbers::figures(statement);
@@ -487,5 +498,19 @@ impl Judge for RuleJudge {
         let grounding =
             crate::grounding::check(&result.reply, &result.evidence, &case.customer_messages(), result.handoffs.len());
         self.grade_with(case, &result.reply, Some(&grounding))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_figure_called_a_mistake_is_withdrawn_and_a_plain_one_is_not() {
+        let statement = "Repeats 1,500 EUR as the rent";
+        let s = &sentences("- **Cold rent:** 1,650 EUR/month; my earlier figure of 1,500 EUR was a mistake, sorry")[0];
+        assert!(withdrawn(statement, s));
+        let s = &sentences("The cold rent is 1,500 EUR a month.")[0];
+        assert!(!withdrawn(statement, s));
     }
 }
