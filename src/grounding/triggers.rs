@@ -63,7 +63,7 @@ pub(super) fn check_triggers(
 /// A rhythm a record would have to give: every two years, half-yearly,
 /// quarterly, weekly.
 static RHYTHM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(zweijahres\w*|alle zwei jahre|jedes zweite jahr|every (two|other|second) years?|biennial\w*|every (three|four|five) years|alle (drei|vier|funf) jahre|halbjahrlich|half-yearly|every six months|alle sechs monate|every (two|2|other|second) months|alle (zwei|2) monate|jeden zweiten monat|quartal\w*|quarterly|vierteljahrlich|every (three|3) months|alle drei monate|wochentlich|weekly|every week)\b")
+    Regex::new(r"\b(zweijahres\w*|alle zwei jahre|jedes zweite jahr|every (two|other|second) years?|biennial\w*|every (three|four|five) years|alle (drei|vier|funf) jahre|halbjahrlich|half-yearly|every six months|alle sechs monate|every (two|2|other|second) months|alle (zwei|2) monate|jeden zweiten monat|quartal\w*|quarterly|(per|a|each|every) quarter|vierteljahrlich|every (three|3) months|alle drei monate|wochentlich|weekly|every week)\b")
         .expect("valid pattern")
 });
 
