@@ -262,6 +262,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     // The records' cost statements and counts, read once per reply.
     let cost_records = std::cell::OnceCell::new();
     let record_counts = std::cell::OnceCell::new();
+    let cover_items = std::cell::OnceCell::new();
     let mut out = Grounding::default();
     for (i, s) in sentences(&own).iter().enumerate() {
         let text = s.text.trim();
@@ -345,7 +346,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
-            super::covers::check_covers(&body, &own, evidence, &mut push);
+            super::covers::check_covers(&body, &own, evidence, &cover_items, &mut push);
             super::triggers::check_triggers(&body, evidence, &customer_text, &mut push);
             super::triggers::check_rhythm(&body, evidence, &customer_text, &mut push);
             super::counted::check_counted(&body, evidence, &record_counts, &customer_text, &mut push);

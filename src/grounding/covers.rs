@@ -40,7 +40,7 @@ static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// One item of a policy list, with the passage it came from.
-struct Item {
+pub(super) struct Item {
     source: String,
     terms: Vec<Term>,
     text: String,
@@ -91,9 +91,11 @@ pub(super) fn check_covers(
     body: &str,
     reply: &str,
     evidence: &Evidence,
+    listed: &std::cell::OnceCell<Vec<Item>>,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
-    let listed = items(evidence, &terms(reply));
+    // The policy lists are read once per reply, on the first claim sentence.
+    let listed = listed.get_or_init(|| items(evidence, &terms(reply)));
     if listed.is_empty() {
         return;
     }
@@ -129,7 +131,7 @@ mod tests {
 
     fn flagged(body: &str, reply: &str) -> bool {
         let mut hit = false;
-        check_covers(body, reply, &evidence(), &mut |_, _, _| hit = true);
+        check_covers(body, reply, &evidence(), &Default::default(), &mut |_, _, _| hit = true);
         hit
     }
 
@@ -153,7 +155,8 @@ mod tests {
         }]}));
         let mut hit = false;
         let body = "The utilities are an additional 240 EUR a month on top of the rent.";
-        check_covers(body, "Not an all-inclusive rent: the utilities are extra.", &e, &mut |_, _, _| hit = true);
+        let reply = "Not an all-inclusive rent: the utilities are extra.";
+        check_covers(body, reply, &e, &Default::default(), &mut |_, _, _| hit = true);
         assert!(!hit);
     }
 }
