@@ -34,6 +34,13 @@ pub(crate) fn ok(name: &str) -> ResponseTemplate {
 }
 
 /// Fast retries for tests: the policy is the same, the waits are short.
+/// Anthropic's answer to a bad key, quoting the key back as real providers do.
+pub(crate) fn rejects_and_echoes_the_key(request: &Request) -> ResponseTemplate {
+    let key = request.headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    let text = fixture("anthropic_error_invalid_key.json").to_string().replace("KEY_PLACEHOLDER", &key);
+    ResponseTemplate::new(401).set_body_raw(text, "application/json")
+}
+
 fn fast() -> HttpConfig {
     HttpConfig {
         timeout: Duration::from_secs(10),
@@ -443,14 +450,7 @@ async fn an_unreachable_provider_is_retried_then_ends_in_a_model_error_handoff()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_echoed_key_is_redacted_from_errors_and_debug_output() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(|request: &Request| {
-            let key = request.headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-            let text = fixture("anthropic_error_invalid_key.json").to_string().replace("KEY_PLACEHOLDER", &key);
-            ResponseTemplate::new(401).set_body_raw(text, "application/json")
-        })
-        .mount(&server)
-        .await;
+    Mock::given(method("POST")).respond_with(rejects_and_echoes_the_key).mount(&server).await;
     let model = anthropic(&server.uri(), fast());
     let result = run(model.clone()).await;
     assert_forced(&result, ForcedCause::ModelError, "HTTP 401");

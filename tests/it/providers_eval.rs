@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
-use crate::providers::{fixture, ok, AnyListing, INQUIRY, KEY};
+use crate::providers::{fixture, ok, rejects_and_echoes_the_key, AnyListing, INQUIRY, KEY};
 use crate::support::root;
 
 /// Two real cases from `cases/` without overlays or history (the first two in file order).
@@ -160,11 +160,7 @@ fn keys_echoed_by_providers_appear_in_no_report_trace_or_output() {
         // Both providers reject the key and quote it back, as real ones do.
         Mock::given(method("POST"))
             .and(path("/v1/messages"))
-            .respond_with(|request: &Request| {
-                let key = request.headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-                let text = fixture("anthropic_error_invalid_key.json").to_string().replace("KEY_PLACEHOLDER", &key);
-                ResponseTemplate::new(401).set_body_raw(text, "application/json")
-            })
+            .respond_with(rejects_and_echoes_the_key)
             .mount(&server)
             .await;
         Mock::given(method("POST"))
@@ -244,9 +240,8 @@ fn keys_echoed_by_providers_appear_in_no_report_trace_or_output() {
     assert!(redacted_somewhere, "the echoed keys were replaced by [redacted]");
 }
 
-#[test]
-fn dotenv_in_the_working_directory_configures_providers_without_overriding_the_environment() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
+/// A mock OpenAI-compatible provider that answers one tool call, then the final reply.
+fn answering_openai(runtime: &tokio::runtime::Runtime) -> MockServer {
     let server = runtime.block_on(MockServer::start());
     runtime.block_on(
         Mock::given(method("POST"))
@@ -256,6 +251,13 @@ fn dotenv_in_the_working_directory_configures_providers_without_overriding_the_e
             .mount(&server),
     );
     runtime.block_on(Mock::given(method("POST")).respond_with(ok("openai_final.json")).mount(&server));
+    server
+}
+
+#[test]
+fn dotenv_in_the_working_directory_configures_providers_without_overriding_the_environment() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = answering_openai(&runtime);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join(".env"),
@@ -308,15 +310,7 @@ fn a_missing_anthropic_key_is_a_usage_error_naming_the_variable() {
 #[test]
 fn base_url_flag_wins_over_dotenv_and_environment() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime.block_on(MockServer::start());
-    runtime.block_on(
-        Mock::given(method("POST"))
-            .and(path("/v1/chat/completions"))
-            .respond_with(ok("openai_tool_calls.json"))
-            .up_to_n_times(1)
-            .mount(&server),
-    );
-    runtime.block_on(Mock::given(method("POST")).respond_with(ok("openai_final.json")).mount(&server));
+    let server = answering_openai(&runtime);
     let dir = tempfile::tempdir().unwrap();
     // Port 9 (discard) on loopback: nothing listens, so using it would fail.
     std::fs::write(dir.path().join(".env"), "OPENAI_BASE_URL=http://127.0.0.1:9/v1\n").unwrap();
