@@ -195,6 +195,11 @@ mod commitment_tests {
             let g = check(reply, &e, &["Can I view it?"], 1);
             assert!(g.findings().any(|f| f.kind == FindingKind::Commitment), "{reply}: {g:#?}");
         }
+        // A listing's description in the marketing voice books nothing.
+        for plain in ["Es erwartet Sie ein heller Altbau mit Balkon.", "In the morning it is quiet in the courtyard."] {
+            let g = check(plain, &e, &["Can I view it?"], 1);
+            assert!(g.findings().all(|f| f.kind != FindingKind::Commitment), "{plain}: {g:#?}");
+        }
         let g = check(
             "I've passed your request to a colleague, who will contact you to agree a date. Nothing is booked until then.",
             &e,

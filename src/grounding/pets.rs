@@ -96,7 +96,7 @@ static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
 /// An approval turned into a certainty ("a formality", "fest planen",
 /// "will certainly agree"): a yes, whatever the approval words around it.
 static CERTAIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|start planning the move|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through|geht durch|durchgehen|already (approved|agreed)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)")
+    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through|geht durch|durchgehen|already (approved|agreed)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)")
         .expect("valid pattern")
 });
 
