@@ -38,8 +38,9 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
         ("commission", r"\b(commission|provision|kauferprovision|maklerprovision|courtage)\b"),
         (
             "rent",
-            r"\b(rent|cold rent|warm rent|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|miete|mietpreis|nettokaltmiete)\b",
+            r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|rent|miete|mietpreis)\b",
         ),
+        ("heating", r"\b(heating costs?|heizkosten\w*)\b"),
         ("purchase price", r"\b(purchase price|kaufpreis\w*|asking price)\b"),
     ]
     .into_iter()
@@ -48,9 +49,9 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
 });
 
 /// Splits at clause breaks (not at parentheses: "Utilities (Nebenkosten) are
-/// 310 EUR"): a cost word belongs to a figure of its own clause.
+/// 310 EUR", nor at the dot of "1.350 EUR"): a cost word belongs to a figure of its own clause.
 static BREAK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[;:.!?\[\]]|,\s|\s[–—-]\s|\b(and|und|but|aber|while|whereas|plus)\b").expect("valid pattern")
+    Regex::new(r"[;:!?\[\]]|\.(?:\s|$)|,\s|\s[–—-]\s|\b(and|und|but|aber|while|whereas|plus)\b").expect("valid pattern")
 });
 
 /// Words that make the cost word after them the amount a figure is added
@@ -60,6 +61,39 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(on top of|in addition to|besides|beside|apart from|as well as|zusatzlich zu[rm]?|neben|zur|zu der|zum|uber)\s+(the |your |der |die |dem |den |ihre[rnm]? )?(monthly |current |advertised |monatlichen |aktuellen )?$")
         .expect("valid pattern")
 });
+
+/// Words between a cost word and a later figure that make the figure what
+/// the cost is added to or a part of ("Heizkosten zusätzlich zu den 290
+/// EUR", "how much of the 240 EUR is heating").
+static BETWEEN_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(on top of|in addition to|part of|much of|share of|zusatzlich zu|teil der|teil von|anteil an)\b")
+        .expect("valid pattern")
+});
+
+/// A rent word's own kind: a cold rent (Kaltmiete) and an all-inclusive
+/// rent (Warmmiete, Pauschalmiete) are different figures, while a plain
+/// "rent" or "Miete" can be either ([`compatible`]).
+fn rent_kind(name: &'static str, word: &str) -> &'static str {
+    if name != "rent" {
+        return name;
+    }
+    if ["cold", "net", "kalt", "nettokalt"].iter().any(|w| word.starts_with(w)) {
+        "cold rent"
+    } else if ["warm", "gross", "all-inclusive", "inclusive", "pauschal", "brutto", "inklusiv"]
+        .iter()
+        .any(|w| word.starts_with(w))
+    {
+        "all-inclusive rent"
+    } else {
+        "rent"
+    }
+}
+
+/// Whether a figure the reply gives kind `said` can be the one the records
+/// give kind `recorded`: the same kind, or a plain rent for either rent.
+fn compatible(said: &str, recorded: &str) -> bool {
+    said == recorded || (said.ends_with("rent") && recorded.ends_with("rent") && (said == "rent" || recorded == "rent"))
+}
 
 /// The cost kinds each figure of `text` is given: every cost word goes to
 /// the nearest figure of its clause (by byte distance). Returns (figure,
@@ -89,9 +123,15 @@ pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
                 if REFERENCE.is_match(&piece[..m.start()]) {
                     continue;
                 }
+                let name = rent_kind(name, m.as_str());
                 let mid = (m.start() + m.end()) / 2;
-                if let Some((i, _)) = figs.iter().enumerate().min_by_key(|(_, (at, _))| at.abs_diff(mid)) {
-                    if !kinds[i].contains(name) {
+                // "Heizkosten zusätzlich zu den 290 EUR": a figure named as
+                // what the cost comes on top of is not the cost's own figure.
+                let own = |at: usize| at < m.start() || !BETWEEN_REFERENCE.is_match(&piece[m.end()..at.max(m.end())]);
+                if let Some((i, _)) =
+                    figs.iter().enumerate().filter(|(_, (at, _))| own(*at)).min_by_key(|(_, (at, _))| at.abs_diff(mid))
+                {
+                    if !kinds[i].contains(&name) {
                         kinds[i].push(name);
                     }
                 }
@@ -142,12 +182,19 @@ pub(super) fn misbinding(
             .find(|(f, _)| f.kind == figure.kind && super::numbers::same_value(f.value, figure.value))
             .map(|(_, k)| k)
             .unwrap_or_default();
-        if kinds.is_empty() || kinds.contains(&said) {
+        // The price field says only "rent": the description tells which.
+        if kinds == ["rent"] && said.ends_with(" rent") {
+            continue;
+        }
+        if kinds.is_empty() || kinds.iter().any(|k| compatible(said, k)) {
             return None;
         }
         recorded.extend(kinds);
     }
     recorded.dedup();
+    if recorded.is_empty() {
+        return None;
+    }
     Some((
         format!("\"{}\" is the {} in the records, not the {said}", figure.text, recorded.join("/")),
         Some(matches[0].source.clone()),
@@ -230,7 +277,7 @@ mod tests {
                 .into_iter()
                 .map(|(_, k)| k)
                 .collect();
-        assert_eq!(kinds, [vec!["utilities"], vec!["rent"]]);
+        assert_eq!(kinds, [vec!["utilities"], vec!["cold rent"]]);
     }
 
     #[test]
@@ -241,6 +288,21 @@ mod tests {
         assert!(check("M-3002 costs 2,150 EUR a month.", &["M-3002"]).is_empty());
         // No cost word next to it: nothing to bind.
         assert!(check("That adds 95 EUR per month.", &[]).is_empty());
+    }
+
+    #[test]
+    fn a_cold_rent_is_not_an_all_inclusive_rent() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "K-4001", "description": "The rent is an all-inclusive rent (Warmmiete, also Pauschalmiete) of 1,350 EUR per month. Utilities, heating, electricity and internet are all included in the rent.", "price": 1350.0, "priceUnit": "EUR/month"}));
+        e.add_tool_result(&serde_json::json!({"id": "HH-1001", "description": "The cold rent (Kaltmiete) is 1,650 EUR per month. Utilities (Nebenkosten) are an additional 240 EUR per month, heating included.", "price": 1650.0, "priceUnit": "EUR/month"}));
+        let check = |reply: &str| -> Vec<String> {
+            figure_kinds(reply).iter().filter_map(|(f, k)| misbinding(f, k, &[], &e)).map(|(r, _)| r).collect()
+        };
+        assert_eq!(check("Die Kaltmiete für K-4001 beträgt 1.350 EUR pro Monat.").len(), 1);
+        assert!(check("Die Miete für K-4001 beträgt 1.350 EUR pro Monat, alles inklusive.").is_empty());
+        assert!(check("K-4001 kostet pauschal 1.350 EUR warm.").is_empty());
+        assert_eq!(check("The warm rent is 1,650 EUR.").len(), 1);
+        assert!(check("The cold rent is 1,650 EUR.").is_empty());
     }
 
     #[test]
