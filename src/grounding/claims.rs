@@ -46,6 +46,13 @@ use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
 
 /// A clause that opens with a condition ("If heating is included, …").
+/// "one of them", "eine davon": a statement about some listing of those
+/// named, not about each.
+static ONE_OF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(one|some|either) of (them|these|those|the two|both)\b|\b(eine[rs]?|einige) (davon|der beiden|von beiden|von ihnen)\b")
+        .expect("valid pattern")
+});
+
 static OPENING_IF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\W*(if|unless|once|wenn|falls|sofern|sobald)\b").expect("valid pattern"));
 
@@ -433,7 +440,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     // contains an instruction to confirm the viewing"), and an
                     // inclusion whose object is a pronoun ("already cover it"):
                     // no polarity of their own to set against a record clause.
-                    if REPORTED.is_match(&plain(c)) || PRONOUN_OBJECT.is_match(&plain(c)) {
+                    // "one of them could work with a dog" says nothing of each listing named.
+                    if REPORTED.is_match(&plain(c)) || PRONOUN_OBJECT.is_match(&plain(c)) || ONE_OF.is_match(&plain(c))
+                    {
                         continue;
                     }
                     // "The listing doesn't say how much of the 240 EUR is for heating"
@@ -482,9 +491,10 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     // A general policy clause gives way to the listing's own record when
                     // that record, on the same topic, says what the reply says.
                     let general_only = same.iter().all(|e| e.listing.is_none())
-                        && related
-                            .iter()
-                            .any(|e| e.listing.is_some() && !scope.is_empty() && !p.disagrees(&e.polarity));
+                        && related.iter().any(|e| {
+                            // With one listing in the evidence, it is the one the reply speaks of.
+                            e.listing.is_some() && (!scope.is_empty() || known.len() == 1) && !p.disagrees(&e.polarity)
+                        });
                     if let Some(first) =
                         same.first().filter(|_| !general_only && same.iter().all(|e| p.disagrees(&e.polarity)))
                     {

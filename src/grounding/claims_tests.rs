@@ -30,6 +30,49 @@ mod tests {
     }
 
     #[test]
+    fn hand_offs_in_other_words_need_a_ticket_too() {
+        for reply in [
+            "I've asked our lettings office to check with the landlord, and they'll come back to you.",
+            "I've put your proposal in front of our lettings office.",
+            "I've logged your wish with our lettings office; they'll ring or email you to fix a day and time.",
+        ] {
+            assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported], "{reply}");
+            assert_eq!(kinds(reply, HEATING, 1), [], "{reply}");
+        }
+    }
+
+    #[test]
+    fn a_process_and_a_remit_are_no_claims() {
+        assert_eq!(
+            kinds(
+                "Viewing dates are fixed only through our lettings office, so I can't slot you in myself.",
+                HEATING,
+                1
+            ),
+            []
+        );
+        assert_eq!(kinds("Weather forecasts are beyond what I'm set up for.", HEATING, 0), []);
+    }
+
+    #[test]
+    fn a_general_policy_gives_way_to_the_one_listing_in_the_evidence() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&listing(
+            "HH-1003",
+            "Utilities (Nebenkosten) are an additional 290 EUR per month, heating not included.",
+        ));
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:utilities#what-utilities-cover", "listingId": null,
+            "text": "Utilities (Nebenkosten, also Betriebskosten) are the running costs of the building that the landlord may pass on to tenants, including heating."}]}));
+        let g = check(
+            "In diesem Fall stecken die Heizkosten nicht in den Nebenkosten.",
+            &e,
+            &["Ist die Heizung enthalten?"],
+            0,
+        );
+        assert_eq!(g.findings().count(), 0, "{g:#?}");
+    }
+
+    #[test]
     fn an_offer_to_involve_a_colleague_is_no_hand_off() {
         for offer in [
             "If you'd like, I can pass a viewing request on to a colleague.",

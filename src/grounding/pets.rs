@@ -52,7 +52,7 @@ static ANIMAL: LazyLock<Regex> = LazyLock::new(|| {
 /// Animals with rules of their own (policy:pets): small animals are always
 /// allowed, assistance dogs are not pets.
 static OWN_RULES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(small animals?|kleintier\w*|hamster\w*|fish|fische?n?|budgies?|wellensittich\w*|guinea pigs?|meerschweinchen|kaninchen|rabbits?|assistance|guide dogs?|assistenzhund\w*|blindenhund\w*|fuhrhund\w*)\b")
+    Regex::new(r"\b(small animals?|kleintier\w*|hamster\w*|fish|fische?n?|budgies?|wellensittich\w*|guinea pigs?|meerschweinchen|kaninchen|rabbits?|assistance|guide dogs?|assistenzhund\w*|blindenhund\w*|fuhrhund\w*|kafig\w*|cages?|caged|aquari\w*|terrari\w*)\b")
         .expect("valid pattern")
 });
 
@@ -96,7 +96,7 @@ static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
 /// An approval turned into a certainty ("a formality", "fest planen",
 /// "will certainly agree"): a yes, whatever the approval words around it.
 static CERTAIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through|geht durch|durchgehen|already (approved|agreed)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)")
+    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through (without|smoothly|fine|easily|for sure|automatically|quickly)|geht durch|durchgehen|already (approved|agreed)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)|\bgoes through[.!]?\s*$")
         .expect("valid pattern")
 });
 
@@ -216,6 +216,14 @@ fn records(evidence: &Evidence) -> Vec<(String, PetStatus, String)> {
     out
 }
 
+/// A dog or cat named only to be set aside ("außer der Katze", "apart
+/// from your dog"), and animals in general in a relative clause ("Tiere, die
+/// im Käfig leben" once the cage is removed).
+static SET_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(ausser|neben|apart from|besides|other than) (der|dem|den|die|ihre[mnr]?|ihrem|your|the|a|an)? ?(katze\w*|kater|hund\w*|cats?|dogs?)\b|\b(tiere|animals|pets)\b")
+        .expect("valid pattern")
+});
+
 static LISTING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[a-z]{1,2}-\d{4}\b").expect("valid pattern"));
 
 /// Pet statements of a claim sentence (`body`: without citations; `previous`:
@@ -247,7 +255,9 @@ pub(super) fn check_pets(
     // "Anders ist es nur bei Kleintieren …: Die sind ohne Rückfrage erlaubt": in a
     // sentence about small animals alone, a clause that names no dog or cat is about them.
     let folded = plain(body);
-    let own_rules = OWN_RULES.is_match(&folded) && !ANIMAL.is_match(&OWN_RULES.replace_all(&folded, " "));
+    // "außer der Katze noch Kleintiere": the dog or cat set aside is not what the sentence is about.
+    let rest = OWN_RULES.replace_all(&folded, " ");
+    let own_rules = OWN_RULES.is_match(&folded) && !ANIMAL.is_match(&SET_ASIDE.replace_all(&rest, " "));
     for (concluded, c) in parts {
         if own_rules && !ANIMAL.is_match(&plain(c)) {
             continue;
@@ -350,5 +360,26 @@ mod tests {
     fn small_animals_and_assistance_dogs_are_not_read() {
         assert!(status("Small animals such as hamsters are allowed without asking.").is_empty());
         assert!(status("Assistance dogs are not treated as pets.").is_empty());
+    }
+
+    #[test]
+    fn a_route_through_the_agency_is_no_certainty() {
+        assert_eq!(status("The request for your dog goes through our agency."), [Some(PetStatus::OnRequest)]);
+        assert_eq!(status("Your request for the dog goes through."), [Some(PetStatus::Allowed)]);
+    }
+
+    #[test]
+    fn a_cat_set_aside_leaves_a_sentence_about_small_animals() {
+        let mut e = Evidence::default();
+        e.add_tool_result(
+            &serde_json::json!({"id": "B-2001", "description": "Dogs and cats are not allowed.", "petsAllowed": "no"}),
+        );
+        let findings = |body: &str| {
+            let mut n = 0;
+            check_pets(body, "", &["B-2001".to_owned()], &e, &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(findings("Falls Sie außer der Katze noch Kleintiere haben: Tiere, die im Käfig oder Aquarium leben, dürfen Sie ohne Rückfrage beim Vermieter halten."), 0);
+        assert_eq!(findings("Ihre Katze dürfen Sie ohne Rückfrage halten."), 1);
     }
 }

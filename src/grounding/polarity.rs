@@ -25,11 +25,11 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\bout of the question\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b")
+    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -121,16 +121,26 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Negation words in idioms that deny nothing: "kein Problem" and "no
-/// problem" say yes, "not only … but" adds.
+/// problem" say yes, "not only … but" adds; "any part of it" includes nothing.
 static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei)\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
+        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of)\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
     )
     .expect("valid pattern")
 });
 
+/// A yes denied only in part: "nicht von vornherein zugelassen, sondern nur
+/// mit Einverständnis", "not automatically allowed" leave the decision to
+/// someone; the clause is a qualified yes, not a no.
+static NOT_PLAINLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(nicht|not) (von vornherein|automatisch|ohne weiteres|pauschal|bedingungslos|uneingeschrankt|automatically|outright|unconditionally|by default)\b")
+        .expect("valid pattern")
+});
+
 fn read_polarity(clause: &str) -> Polarity {
     let f = plain(clause).replace('’', "'");
+    let partly = NOT_PLAINLY.is_match(&f);
+    let f = NOT_PLAINLY.replace_all(&f, " ").into_owned();
     let f = MANNER.replace_all(&f, " ").into_owned();
     let f = IDIOM.replace_all(&f, " ").into_owned();
     let negations = NEGATION.find_iter(&f).count();
@@ -151,7 +161,7 @@ fn read_polarity(clause: &str) -> Polarity {
         negated,
         included,
         conditional: CONDITIONAL.is_match(&f),
-        qualified: QUALIFIED.is_match(&f),
+        qualified: partly || QUALIFIED.is_match(&f),
         permits: PERMISSION.is_match(&f),
     }
 }
@@ -176,6 +186,7 @@ mod tests {
             "neither dogs nor cats are allowed",
             "Eine jährliche Abrechnung entfällt",
             "Hunde sind in B-2001 verboten",
+            "living there is ruled out",
         ] {
             assert!(polarity(negated).negated, "{negated}");
         }
@@ -211,6 +222,20 @@ mod tests {
         assert_eq!(polarity("decken die Heizung nicht ab").included, Some(false));
         assert!(polarity("heating included").disagrees(&polarity("heating is billed separately")));
         assert!(!polarity("heating included").disagrees(&polarity("no separate heating bill")));
+    }
+
+    #[test]
+    fn a_yes_denied_in_part_is_qualified() {
+        let p = polarity("Bei B-2002 sind Katzen nicht von vornherein zugelassen");
+        assert!(!p.negated && p.qualified);
+        assert!(polarity("dogs are not automatically allowed").qualified);
+        assert!(polarity("dogs are not allowed").negated);
+    }
+
+    #[test]
+    fn inclusion_idioms() {
+        assert_eq!(polarity("In diesem Fall stecken die Heizkosten nicht in den Nebenkosten").included, Some(false));
+        assert_eq!(polarity("using any part of it as a home").included, None);
     }
 
     #[test]
