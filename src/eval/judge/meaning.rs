@@ -172,6 +172,16 @@ fn split_clauses_at(text: &str) -> Vec<&str> {
     let pieces: Vec<&str> = text
         .split([',', ';', ':', '–', '—'])
         .flat_map(|c| c.split(" or ").flat_map(|c| c.split(" oder ")))
+        // "only an estimate and not yet final" states two things, one denied.
+        .flat_map(|c| {
+            let at = [" and not ", " und nicht ", " but not ", " aber nicht "]
+                .iter()
+                .find_map(|w| c.find(w).map(|i| (i, w)));
+            match at {
+                Some((i, w)) => vec![&c[..i], &c[i + w.len() - "not ".len()..]],
+                None => vec![c],
+            }
+        })
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .collect();
@@ -378,6 +388,17 @@ mod tests {
         assert!(m.similarity >= MUST_CONVEYED && m.polarity_agrees, "{m:?}");
         let twin = sentences("The levy is an estimate for now. The figure is final.");
         assert!(!spread_match(&item, &twin).unwrap().polarity_agrees);
+    }
+
+    #[test]
+    fn a_statement_and_a_denial_are_two_clauses() {
+        let item = ItemMeaning::new("The amount is only an estimate and not yet final");
+        let clauses: Vec<(&str, bool)> = item.clauses().map(|(c, p)| (c, p.negated)).collect();
+        assert_eq!(clauses, [("The amount is only an estimate", false), ("not yet final", true)]);
+        assert!(conveys(
+            "B-2003 is approved for commercial use only; living there is not permitted",
+            "B-2003 is cleared for business use alone, and its approval excludes any residential use."
+        ));
     }
 
     #[test]

@@ -36,6 +36,17 @@ const IDIOMS: &[(&str, &str)] = &[
     (r"\b(outside|beyond) my (patch|wheelhouse|lane)\b", "cannot help with it"),
     (r"\btakes? care of\b", "includes"),
     (r"\b(kommt|kommen) (noch )?(dazu|obendrauf|hinzu)\b", "zusätzlich"),
+    (r"\b(can|could|may|might) still (change|move|shift|vary|go up|go down)\b|\bsubject to change\b", "not yet final"),
+    (r"\b(kann|könnte|dürfte) sich (\w+ ){0,3}noch (ändern|verschieben|bewegen)\b", "noch nicht endgültig"),
+    (
+        r"\b(it's|it is|that's|that is|is) (entirely |solely )?(up to|the call of) the (landlord|owner)\b|\bthe (landlord|owner)'s (call|decision)\b|\bleaves? (\w+ ){0,4}to the (landlord|owner)\b",
+        "the landlord decides case by case",
+    ),
+    (
+        r"\bhängt (ganz |allein )?(vom|von der) (vermieter|vermieterin|eigentümer|vermieterseite)\w* ab\b",
+        "der Vermieter entscheidet im Einzelfall",
+    ),
+    (r"\b(a )?maybe rather than a yes\b|\bnot a (definite|firm|guaranteed|certain) yes\b", "it is not a yes"),
 ];
 
 static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
@@ -72,6 +83,12 @@ mod tests {
         assert_eq!(s[0].text, "It's on the fifth floor, and the building's a walk-up, no lift,.");
         let s = explicit(&sentences("Die Einheit ist rein gewerblich zugelassen."));
         assert!(s[0].text.contains("nicht zum Wohnen"), "{}", s[0].text);
+        let s = explicit(&sentences("It is put at roughly EUR 18,000, a projected figure that can still move."));
+        assert!(s[0].text.contains("not yet final"), "{}", s[0].text);
+        let s = explicit(&sentences("The listing leaves dogs and cats to the landlord: a maybe rather than a yes."));
+        assert!(s[0].text.contains("the landlord decides case by case") && s[0].text.contains("it is not a yes"));
+        let s = explicit(&sentences("Das hängt vom Vermieter ab."));
+        assert!(s[0].text.contains("entscheidet im Einzelfall"), "{}", s[0].text);
         let same = sentences("Heating is included.");
         assert_eq!(explicit(&same)[0].text, same[0].text);
     }
