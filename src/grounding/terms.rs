@@ -247,6 +247,8 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("unterschrieben", &["signed"]),
     ("unterzeichnet", &["signed"]),
     ("unterschrift", &["signed"]),
+    ("courtage", &["commission"]),
+    ("vermittlung", &["commission"]),
     ("alone", &["only"]),
     ("solely", &["only"]),
     ("purely", &["only"]),

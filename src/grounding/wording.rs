@@ -28,7 +28,7 @@ pub(super) static CONCLUSION: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static ESTIMATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(estimat\w*|about|approximately|approx|roughly|around|circa|ca|rund|etwa|ungefahr|geschatzt\w*|schatzung\w*|voraussichtlich\w*|vorlaufig\w*|provisional\w*|not yet final|noch nicht (final|endgultig|fest)|ballpark|expected|up to|bis zu)\b")
+    Regex::new(r"\b(estimat\w*|about|approximately|approx|roughly|around|circa|ca|rund|etwa|ungefahr|geschatzt\w*|schatzung\w*|voraussichtlich\w*|vorlaufig\w*|provisional\w*|not yet final|noch nicht (final|endgultig|fest)|ballpark|expected|up to|bis zu|projected|projection|prognostiziert\w*|working figure)\b")
         .expect("valid pattern")
 });
 
@@ -41,7 +41,7 @@ pub(super) static BRACKETS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\[[^\]\n]{1,300}\]").expect("valid pattern"));
 
 pub(super) static COURTESY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(hello|hi|hey|dear|good (morning|afternoon|evening)|thanks?|thank you|many thanks|kind regards|best( regards| wishes)?|regards|hallo|guten (tag|morgen|abend)|sehr geehrte\w*|liebe\w*|vielen dank|danke\w*|mit freundlichen|viele grusse|beste grusse|freundliche grusse|einen schonen tag|schonen tag|have a (nice|good|great|lovely) (day|weekend|evening)|alles gute|viel erfolg|good luck|best of luck|of course|certainly|sure|absolutely|gern|gerne|sehr gerne?|selbstverstandlich|klar|no problem|kein problem|great|happy to help|ja|yes|nein|no|leider nicht|unfortunately not|okay|ok|das verstehe ich|verstehe ich|i understand|understood|verstandlich|nachvollziehbar)\b[^.!?]{0,40}[.!?]?$")
+    Regex::new(r"^[^.!?]{0,30}\b(wunsche|wunschen) (ich|wir) ihnen\b[^.!?]{0,40}[.!?]?$|^(hello|hi|hey|dear|good (morning|afternoon|evening)|thanks?|thank you|many thanks|kind regards|best( regards| wishes)?|regards|hallo|guten (tag|morgen|abend)|sehr geehrte\w*|liebe\w*|vielen dank|danke\w*|mit freundlichen|viele grusse|beste grusse|freundliche grusse|einen schonen tag|schonen tag|have a (nice|good|great|lovely) (day|weekend|evening)|alles gute|viel erfolg|good luck|best of luck|of course|certainly|sure|absolutely|gern|gerne|sehr gerne?|selbstverstandlich|klar|no problem|kein problem|great|happy to help|ja|yes|nein|no|leider nicht|unfortunately not|okay|ok|das verstehe ich|verstehe ich|i understand|understood|verstandlich|nachvollziehbar)\b[^.!?]{0,40}[.!?]?$")
         .expect("valid pattern")
 });
 
@@ -51,7 +51,7 @@ pub(super) static OFFER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static HANDOFF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(passed|forwarded|handed|referred|escalated|sent|opened|created|raised|logged)\b.{0,80}\b(colleague|agent|team|person|request|ticket|data protection|manager)|\b(i|we)('ve| have)? (\w+ )?(asked|put|logged|flagged|filed|submitted|placed|passed|brought|taken|raised|noted)\b.{0,60}\b(with|to|in front of|before|for) (our|the|a|an|one of our) (\w+ ){0,2}(office|team|colleagues?|agents?|staff|desk|department|specialists?|advisers?|advisors?|managers?|people)\b|\b(office|team|colleagues?|agents?|staff|desk|department)\b.{0,40}\b(will|'ll)\b.{0,30}\b(come back to you|reply to you|get in touch|reach out|ring you|call you|email you|e-mail you|contact you|take it up)\b|\bcolleague|\bticket\b|\b(agent|team|someone|person|colleague|manager)s?\b.{0,60}\b(contact|get back|be in touch|reach out|follow up|call|take it up)|\basked one of our|weiter(gegeben|geleitet|gereicht)|ubergeben|kolleg|\ban (unser|unsere|unseren|das|den|die|ein|eine|einen) (\w+ )?(team|abteilung|mitarbeiter\w*|vermietungsteam|kundenservice)\b|(meldet|melden) sich|\b(informiert|benachrichtigt|kontaktiert|informieren|benachrichtigen) sie\b|gibt ihnen bescheid|\bwill (let you know|inform you|notify you|update you)\b|ruft sie an|kontaktier|datenschutz|zustandigen (stelle|person|team)|\b(agent|team|colleague|person)s?\b.{0,20}\b(now |already )?(has|have) your (request|proposal|offer|question|enquiry|inquiry)\b|\b(they|he|she)('ll| will)\b.{0,60}\b(let you know|get back|be in touch|contact you|come back to you|reply to you|ring you|ring or email you|call you|email you|reach you|reach out)\b|\bliegt (jetzt|nun|bereits) bei (unserem|unserer|einem|einer|dem|der)\b|\b(bekommen|erhalten) sie\b.{0,30}\b(antwort|ruckmeldung|bescheid)\b")
+    Regex::new(r"\b(passed|forwarded|handed|referred|escalated|sent|opened|created|raised|logged)\b.{0,80}\b(colleague|agent|team|person|request|ticket|data protection|manager)|\b(i|we)('ve| have)? (\w+ )?(asked|put|logged|flagged|filed|submitted|placed|passed|brought|taken|raised|noted)\b.{0,60}\b(with|to|in front of|before|for) (our|the|a|an|one of our) (\w+ ){0,2}(office|team|colleagues?|agents?|staff|desk|department|specialists?|advisers?|advisors?|managers?|people)\b|\b(office|team|colleagues?|agents?|staff|desk|department)\b.{0,40}\b(will|'ll)\b.{0,30}\b(come back to you|reply to you|get in touch|reach out|ring you|call you|email you|e-mail you|contact you|take it up)\b|\bcolleague|\bticket\b|\b(agent|team|someone|person|colleague|manager)s?\b.{0,60}\b(contact|get back|be in touch|reach out|follow up|call|take it up)|\basked one of our|weiter(gegeben|geleitet|gereicht)|ubergeben|kolleg|\ban (unser|unsere|unseren|das|den|die|ein|eine|einen) (\w+ )?(team|abteilung|mitarbeiter\w*|vermietungsteam|kundenservice)\b|(meldet|melden) sich|\b(informiert|benachrichtigt|kontaktiert|informieren|benachrichtigen) sie\b|gibt ihnen bescheid|\bwill (let you know|inform you|notify you|update you)\b|ruft sie an|kontaktier|datenschutz|zustandigen (stelle|person|team)|\b(agent|team|colleague|person)s?\b.{0,20}\b(now |already )?(has|have) your (request|proposal|offer|question|enquiry|inquiry)\b|\b(they|he|she)('ll| will)\b.{0,60}\b(let you know|get back|be in touch|contact you|come back to you|reply to you|ring you|ring or email you|call you|email you|reach you|reach out)\b|\bliegt (jetzt|nun|bereits) (\w+ )?bei (unserem|unserer|einem|einer|dem|der)\b|\b(ubermittelt|weitergereicht|gemeldet)\b.{0,80}\b(stelle|team|abteilung|kolleg\w*|datenschutz\w*)|\b(stelle|team|abteilung)\b.{0,80}\b(ubermittelt|weitergereicht)\b|\b(bekommen|erhalten) sie\b.{0,30}\b(antwort|ruckmeldung|bescheid)\b")
         .expect("valid pattern")
 });
 
@@ -217,7 +217,7 @@ pub(super) static STATUS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A clause that reports what a text says or asks rather than stating it.
 pub(super) static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(contains? an? (instruction|request|note|line)|includes? an? (instruction|request|note|line|sentence)|telling (me|us|you|the assistant|the agent) to|tells? (the assistant|the agent|you) to|instruct(s|ed|ion)|asks? (me|us) to|tells? (me|us) to|told (me|us) to|anweisung|fordert\b.{0,30}\bauf|aufforderung)\b")
+    Regex::new(r"\b(contains? an? (\w+ )?(instruction|request|note|line)|includes? an? (\w+ )?(instruction|request|note|line|sentence)|telling (me|us|you|the assistant|the agent) to|tells? (the assistant|the agent|you) to|instruct(s|ed|ion)|asks? (me|us) to|tells? (me|us) to|told (me|us) to|anweisung|fordert\b.{0,30}\bauf|aufforderung)\b")
         .expect("valid pattern")
 });
 
@@ -372,7 +372,7 @@ pub(super) fn join_trailing_negations(text: &str, spans: Vec<(bool, usize, usize
 /// how much …", "geht aus dem Inserat nicht hervor", "no figure is given"):
 /// it denies what the records hold, not the thing itself.
 pub(super) static ABSENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)\b|\b(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))\b|\bno (information|details?|figures?|indication|mention|breakdown)\b|\bgeht\b.{0,60}\bnicht hervor\b|\b(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*\b|\b(nennt|erwahnt|sagt)\b.{0,40}\b(nicht|nichts|keine\w*)\b|\bnowhere in\b|\bnot in (our|the|my) (records|listing|documents|data)\b|\b(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)\b")
+    Regex::new(r"\b(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)\b|\b(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))\b|\bno (information|details?|figures?|indication|mention|breakdown)\b|\bgeht\b.{0,60}\bnicht hervor\b|\b(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*\b|\b(nennt|erwahnt|sagt)\b.{0,40}\b(nicht|nichts|keine\w*)\b|\bnowhere in\b|\bnot in (our|the|my) (records|listing|documents|data)\b|\b(neither|nor|no|not)\b.{0,60}\b(appears?|shows? up|is (given|listed|stated)) in (our|the|my) (records?|listing|data|details)\b|\b(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)\b")
         .expect("valid pattern")
 });
 
@@ -416,8 +416,16 @@ fn answers(folded: &str) -> bool {
     ANSWER_WORD.captures(folded).is_some_and(|c| c[1].split_whitespace().count() >= 3)
 }
 
+/// A sentence that restates what the customer asks for ("Sie suchen eine
+/// Restaurantempfehlung für Köln", "You'd like to know whether …"): the
+/// customer's words, not a claim.
+static RESTATED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(sie (suchen|fragen|mochten (wissen|gern wissen)|wollen wissen|interessieren sich)|you('re| are) (looking for|asking)|you('d| would) like to know|you want to know|you asked)\b")
+        .expect("valid pattern")
+});
+
 pub(super) fn role(folded: &str, question: bool) -> SentenceRole {
-    if question {
+    if question || RESTATED.is_match(folded.trim_start()) {
         SentenceRole::Question
     } else if (COURTESY.is_match(folded.trim()) && !answers(folded.trim()))
         || (OFFER.is_match(folded) && !offer_in_tail_only(folded))
@@ -453,5 +461,25 @@ mod tests {
         assert_eq!(c.len(), 1, "{c:?}");
         let c: Vec<&str> = clauses("Heating is included, not electricity").into_iter().map(|(_, t)| t).collect();
         assert_eq!(c, ["Heating is included", "not electricity"]);
+    }
+
+    #[test]
+    fn restatements_wishes_and_hand_offs_in_other_words() {
+        let r = |s: &str| role(&crate::fold::plain(s), false);
+        assert_eq!(r("Sie suchen eine Restaurantempfehlung für Köln-Ehrenfeld."), SentenceRole::Question);
+        assert_eq!(r("You'd like to know whether heating is included."), SentenceRole::Question);
+        assert_eq!(r("Für Ihre Zukunft wünschen wir Ihnen alles Gute."), SentenceRole::Courtesy);
+        assert_eq!(
+            r("Ihre Bitte habe ich an die Stelle in unserem Haus übermittelt, die für den Datenschutz verantwortlich ist."),
+            SentenceRole::Handoff
+        );
+        assert_eq!(
+            r("Ihr Angebot liegt jetzt aber bei einem Ansprechpartner aus unserem Team."),
+            SentenceRole::Handoff
+        );
+        assert!(
+            ABSENCE.is_match(&crate::fold::plain("neither a speed nor the type of connection appears in our record"))
+        );
+        assert_eq!(r("Heating is included in the rent."), SentenceRole::Claim);
     }
 }

@@ -169,22 +169,29 @@ fn split_clauses(text: &str) -> Vec<&str> {
 }
 
 fn split_clauses_at(text: &str) -> Vec<&str> {
-    let pieces: Vec<&str> = text
-        .split([',', ';', ':', '–', '—'])
-        .flat_map(|c| c.split(" or ").flat_map(|c| c.split(" oder ")))
-        // "only an estimate and not yet final" states two things, one denied.
-        .flat_map(|c| {
-            let at = [" and not ", " und nicht ", " but not ", " aber nicht "]
-                .iter()
-                .find_map(|w| c.find(w).map(|i| (i, w)));
-            match at {
-                Some((i, w)) => vec![&c[..i], &c[i + w.len() - "not ".len()..]],
-                None => vec![c],
-            }
-        })
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .collect();
+    let pieces: Vec<&str> =
+        text.split([',', ';', ':', '–', '—'])
+            // "I have no authority to accept or promise a price" denies both: no split after a negation.
+            .flat_map(|c| {
+                if polarity(c).negated {
+                    vec![c]
+                } else {
+                    c.split(" or ").flat_map(|c| c.split(" oder ")).collect()
+                }
+            })
+            // "only an estimate and not yet final" states two things, one denied.
+            .flat_map(|c| {
+                let at = [" and not ", " und nicht ", " but not ", " aber nicht "]
+                    .iter()
+                    .find_map(|w| c.find(w).map(|i| (i, w)));
+                match at {
+                    Some((i, w)) => vec![&c[..i], &c[i + w.len() - "not ".len()..]],
+                    None => vec![c],
+                }
+            })
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
     // A list of single words ("Nebenkosten, Heizung, Strom und Internet sind
     // drin") is one clause: a one-word piece belongs to the clause after it.
     let mut out: Vec<&str> = vec![];
@@ -399,6 +406,15 @@ mod tests {
             "B-2003 is approved for commercial use only; living there is not permitted",
             "B-2003 is cleared for business use alone, and its approval excludes any residential use."
         ));
+    }
+
+    #[test]
+    fn a_negation_keeps_both_sides_of_an_or() {
+        let sents = sentences("I have no authority to accept or promise a different figure.");
+        let m = best_match(&ItemMeaning::new("Promises the lower rent"), &sents);
+        assert!(m.as_ref().is_none_or(|m| !m.polarity_agrees), "{m:?}");
+        let c = split_clauses("Call the office or email us");
+        assert_eq!(c, ["Call the office", "email us"]);
     }
 
     #[test]

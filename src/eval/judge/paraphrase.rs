@@ -47,6 +47,13 @@ const IDIOMS: &[(&str, &str)] = &[
         "der Vermieter entscheidet im Einzelfall",
     ),
     (r"\b(a )?maybe rather than a yes\b|\bnot a (definite|firm|guaranteed|certain) yes\b", "it is not a yes"),
+    (r"\b(comes?|came) up empty\b|\bdraws? a blank\b|\bno (hits|results|matches) for\b", "is not in our records"),
+    (r"\bjede[nrs]? (\w+ )?(anfrage|fall|wunsch|antrag) (für sich|einzeln|gesondert)\b", "im Einzelfall"),
+    (r"\bdamit (sind|ist) (\w+ ){0,6}(bezahlt|abgegolten|abgedeckt)\b", "enthalten"),
+    (
+        r"\b(decided|decides|judged|considered) (individually|case by case|one by one) by the (landlord|owner)\b",
+        "on request, the landlord decides",
+    ),
 ];
 
 static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
@@ -89,6 +96,12 @@ mod tests {
         assert!(s[0].text.contains("the landlord decides case by case") && s[0].text.contains("it is not a yes"));
         let s = explicit(&sentences("Das hängt vom Vermieter ab."));
         assert!(s[0].text.contains("entscheidet im Einzelfall"), "{}", s[0].text);
+        let s = explicit(&sentences("Our catalogue comes up empty for XY-9999."));
+        assert!(s[0].text.contains("is not in our records"), "{}", s[0].text);
+        let s = explicit(&sentences("Der Vermieter prüft jede Anfrage für sich."));
+        assert!(s[0].text.contains("im Einzelfall"), "{}", s[0].text);
+        let s = explicit(&sentences("Dogs are decided individually by the landlord."));
+        assert!(s[0].text.contains("on request"), "{}", s[0].text);
         let same = sentences("Heating is included.");
         assert_eq!(explicit(&same)[0].text, same[0].text);
     }
