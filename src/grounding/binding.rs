@@ -99,7 +99,8 @@ fn compatible(said: &str, recorded: &str) -> bool {
 /// the nearest figure of its clause (by byte distance). Returns (figure,
 /// kinds) in order.
 pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
-    let folded = plain(text);
+    // "1.350 €" folds to "1.350  EUR ": one space, so the unit stays with its figure.
+    let folded = plain(text).split_whitespace().collect::<Vec<_>>().join(" ");
     let mut out = vec![];
     let mut from = 0;
     let mut pieces: Vec<&str> = vec![];
@@ -299,6 +300,7 @@ mod tests {
             figure_kinds(reply).iter().filter_map(|(f, k)| misbinding(f, k, &[], &e)).map(|(r, _)| r).collect()
         };
         assert_eq!(check("Die Kaltmiete für K-4001 beträgt 1.350 EUR pro Monat.").len(), 1);
+        assert_eq!(check("Bei K-4001 beträgt die Kaltmiete 1.350 € im Monat.").len(), 1);
         assert!(check("Die Miete für K-4001 beträgt 1.350 EUR pro Monat, alles inklusive.").is_empty());
         assert!(check("K-4001 kostet pauschal 1.350 EUR warm.").is_empty());
         assert_eq!(check("The warm rent is 1,650 EUR.").len(), 1);

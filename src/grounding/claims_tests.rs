@@ -42,6 +42,20 @@ mod tests {
     }
 
     #[test]
+    fn an_approval_a_slot_or_a_deletion_reported_as_done_is_a_commitment() {
+        for reply in [
+            "I've put the request to the landlord, and your dog has been approved.",
+            "The listing names Saturday at 10:00, so that slot is yours.",
+            "Ihre persönlichen Angaben sind ab sofort nicht mehr in unserem System gespeichert.",
+        ] {
+            assert!(kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
+        }
+        assert!(!kinds("Pet requests are approved by the landlord, case by case.", HEATING, 0)
+            .contains(&FindingKind::Commitment));
+        assert!(!kinds("Your request has not been approved yet.", HEATING, 1).contains(&FindingKind::Commitment));
+    }
+
+    #[test]
     fn a_process_and_a_remit_are_no_claims() {
         assert_eq!(
             kinds(

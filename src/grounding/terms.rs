@@ -247,6 +247,8 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("unterschrieben", &["signed"]),
     ("unterzeichnet", &["signed"]),
     ("unterschrift", &["signed"]),
+    ("bedingung", &["need", "required"]),
+    ("voraussetzung", &["need", "required"]),
     ("courtage", &["commission"]),
     ("vermittlung", &["commission"]),
     ("alone", &["only"]),
