@@ -56,6 +56,21 @@ mod tests {
     }
 
     #[test]
+    fn a_stated_fact_believed_a_denial_closed_late_and_a_range_the_landlord_never_gave() {
+        let believed =
+            "I believe heating is covered by that amount, although the listing isn't entirely explicit about it.";
+        assert!(kinds(believed, HEATING, 0).contains(&FindingKind::Hedged));
+        let late =
+            "Dass Sie die Heizkosten zusätzlich zu den 290 EUR tragen müssen, ist bei diesem Haus nicht der Fall.";
+        let not_included = "Utilities (Nebenkosten) are an additional 290 EUR per month, heating not included.";
+        assert!(!kinds(late, not_included, 0).is_empty(), "the late denial says heating is included");
+        let extra = "Die Heizkosten tragen Sie zusätzlich zu den 290 EUR.";
+        assert_eq!(kinds(extra, not_included, 0), []);
+        let range = "Der Vermieter hat für diese Wohnung einen Verhandlungsspielraum angegeben.";
+        assert!(kinds(range, HEATING, 0).contains(&FindingKind::Unsupported));
+    }
+
+    #[test]
     fn a_process_and_a_remit_are_no_claims() {
         assert_eq!(
             kinds(

@@ -224,6 +224,17 @@ static SET_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// The agency named as the one who decides ("our agency decides", "we
+/// review it and give you a decision").
+static AGENCY_DECIDES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(we|our (agency|team|office)|the agency|wir|unsere agentur|unser team|die agentur)\b (\w+ ){0,3}(decide|decides|review|reviews|assess|assesses|approve|approves|entscheiden|entscheidet|prufen|genehmigen|bewerten)\b")
+        .expect("valid pattern")
+});
+
+/// The landlord (or owner) named in a sentence.
+static LANDLORD_WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(landlords?|owners?|vermieter\w*|eigentumer\w*)\b").expect("valid pattern"));
+
 static LISTING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[a-z]{1,2}-\d{4}\b").expect("valid pattern"));
 
 /// Pet statements of a claim sentence (`body`: without citations; `previous`:
@@ -258,6 +269,23 @@ pub(super) fn check_pets(
     // "außer der Katze noch Kleintiere": the dog or cat set aside is not what the sentence is about.
     let rest = OWN_RULES.replace_all(&folded, " ");
     let own_rules = OWN_RULES.is_match(&folded) && !ANIMAL.is_match(&SET_ASIDE.replace_all(&rest, " "));
+    // "which means our agency decides on each animal": on request, the
+    // landlord decides (policy:pets), the agency only passes the request on.
+    if let Some(m) = AGENCY_DECIDES.find(&folded).filter(|_| !own_rules && !LANDLORD_WORD.is_match(&folded)) {
+        let on_request =
+            records.iter().find(|(l, s, _)| *s == PetStatus::OnRequest && (about.is_empty() || about.contains(l)));
+        if let Some((listing, _, source)) = on_request {
+            push(
+                FindingKind::Contradicted,
+                format!(
+                    "gives the decision on dogs and cats at {listing} to the agency (\"{}\"); on request means the landlord decides [{source}]",
+                    m.as_str()
+                ),
+                Some(source.clone()),
+            );
+            return;
+        }
+    }
     for (concluded, c) in parts {
         if own_rules && !ANIMAL.is_match(&plain(c)) {
             continue;
@@ -360,6 +388,19 @@ mod tests {
     fn small_animals_and_assistance_dogs_are_not_read() {
         assert!(status("Small animals such as hamsters are allowed without asking.").is_empty());
         assert!(status("Assistance dogs are not treated as pets.").is_empty());
+    }
+
+    #[test]
+    fn the_agency_does_not_decide_on_request() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "HH-1001", "description": "Dogs and cats are possible on request.", "petsAllowed": "on-request"}));
+        let findings = |body: &str| {
+            let mut n = 0;
+            check_pets(body, "", &["HH-1001".to_owned()], &e, &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(findings("Dogs are on request, which means our agency decides on each animal individually."), 1);
+        assert_eq!(findings("Your dog's request goes through our agency, and the landlord decides."), 0);
     }
 
     #[test]
