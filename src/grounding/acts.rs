@@ -5,13 +5,23 @@
 //! folded sentence and its clauses; a condition ("if you like, …") or a
 //! hope states nothing, a negation denies the act.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::polarity::polarity;
 use super::wording::{
     is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_SAID, PLACE,
-    RELATIVE_DAY, STATUS, STREET, TIME,
+    RELATIVE_DAY, SELF, STATUS, STREET, TIME,
 };
 use super::{FindingKind, SentenceRole};
 use crate::fold::plain;
+
+/// A turn in a sentence: what follows may add what the first part declined.
+static CONTRAST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(but|however|though|although|aber|jedoch|doch|allerdings|trotzdem|dennoch)\b")
+        .expect("valid pattern")
+});
 
 /// Checks one sentence (`folded`: its folded text, `folded_clauses` its
 /// clauses, `body`: the original text without citations) with its `role`;
@@ -54,10 +64,15 @@ pub(super) fn check_acts<'s>(
             }
         }
     }
-    if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
+    // A sentence about the assistant's remit with no turn ("but", "aber") names
+    // the topics it declines: "Restaurants gehören nicht zu dem, wobei ich helfen kann".
+    let declines = SELF.is_match(folded) && !CONTRAST.is_match(folded);
+    if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) && !declines {
         for &(_, c) in folded_clauses {
             let p = polarity(c);
-            if p.negated || (p.conditional && IF.is_match(c)) {
+            // "Restaurants gehören nicht zu dem, wobei ich helfen kann" names
+            // the topic it declines, it recommends nothing.
+            if p.negated || (p.conditional && IF.is_match(c)) || SELF.is_match(c) {
                 continue;
             }
             if let Some(m) = PLACE.find_iter(c).find(|m| !known(m.as_str())) {

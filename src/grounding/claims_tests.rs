@@ -71,6 +71,17 @@ mod tests {
     }
 
     #[test]
+    fn a_declined_topic_is_no_recommendation_unless_the_sentence_turns() {
+        assert_eq!(
+            kinds("Restaurants und Ausgehtipps gehören nicht zu dem, wobei ich Ihnen helfen kann.", HEATING, 0),
+            []
+        );
+        assert_eq!(kinds("Für Gastro-Tipps sind Bewertungsportale die bessere Adresse.", HEATING, 0), []);
+        assert!(kinds("I can't recommend restaurants, but the street has several popular restaurants.", HEATING, 0)
+            .contains(&FindingKind::Unsupported));
+    }
+
+    #[test]
     fn a_process_and_a_remit_are_no_claims() {
         assert_eq!(
             kinds(

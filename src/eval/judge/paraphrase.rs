@@ -47,6 +47,11 @@ const IDIOMS: &[(&str, &str)] = &[
         "der Vermieter entscheidet im Einzelfall",
     ),
     (r"\b(a )?maybe rather than a yes\b|\bnot a (definite|firm|guaranteed|certain) yes\b", "it is not a yes"),
+    (r"\b(kommen|kommt|kame|kamen)\b[^.,;:]{0,100}\bin ?frage\b", "möglich"),
+    (
+        r"\b(liegt|liegen) (\w+ ){0,4}in der hand (des|der) (vermieter|vermieterin|eigentümer|vermieterseite)\w*\b",
+        "der Vermieter entscheidet im Einzelfall",
+    ),
     (r"\b(comes?|came) up empty\b|\bdraws? a blank\b|\bno (hits|results|matches) for\b", "is not in our records"),
     (r"\bjede[nrs]? (\w+ )?(anfrage|fall|wunsch|antrag) (für sich|einzeln|gesondert)\b", "im Einzelfall"),
     (r"\bdamit (sind|ist) (\w+ ){0,6}(bezahlt|abgegolten|abgedeckt)\b", "enthalten"),
@@ -55,6 +60,10 @@ const IDIOMS: &[(&str, &str)] = &[
         "on request, the landlord decides",
     ),
 ];
+
+/// A negation inside an idiom's match.
+static NEGATED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(nicht|kein\w*|not|no|never|nie)\b|n't\b").expect("valid pattern"));
 
 static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     IDIOMS.iter().map(|(p, w)| (Regex::new(&format!("(?i){p}")).expect("valid pattern"), *w)).collect()
@@ -69,9 +78,19 @@ pub fn explicit(sents: &[Sentence]) -> Vec<Sentence> {
         .map(|s| {
             let mut text = s.text.clone();
             for (re, wording) in COMPILED.iter() {
-                if re.is_match(&text) {
-                    text =
-                        re.replace_all(&text, |c: &regex::Captures<'_>| format!("{}, {wording},", &c[0])).into_owned();
+                // "kommt nicht infrage" is no "möglich": an idiom under a negation
+                // gets no gloss unless the gloss carries the negation itself.
+                let negated = |m: &str| NEGATED.is_match(m) && !NEGATED.is_match(wording);
+                if re.find_iter(&text).any(|m| !negated(m.as_str())) {
+                    text = re
+                        .replace_all(&text, |c: &regex::Captures<'_>| {
+                            if negated(&c[0]) {
+                                c[0].to_owned()
+                            } else {
+                                format!("{}, {wording},", &c[0])
+                            }
+                        })
+                        .into_owned();
                 }
             }
             Sentence { text, question: s.question, clauses: vec![] }
@@ -102,6 +121,10 @@ mod tests {
         assert!(s[0].text.contains("im Einzelfall"), "{}", s[0].text);
         let s = explicit(&sentences("Dogs are decided individually by the landlord."));
         assert!(s[0].text.contains("on request"), "{}", s[0].text);
+        let s = explicit(&sentences("Katzen kommen dort nur mit Einverständnis in Frage."));
+        assert!(s[0].text.contains("möglich"), "{}", s[0].text);
+        let s = explicit(&sentences("Katzen kommen dort nicht in Frage."));
+        assert!(!s[0].text.contains("möglich"), "{}", s[0].text);
         let same = sentences("Heating is included.");
         assert_eq!(explicit(&same)[0].text, same[0].text);
     }
