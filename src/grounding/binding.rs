@@ -40,7 +40,7 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
             "rent",
             r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|rent|miete|mietpreis)\b",
         ),
-        ("heating", r"\b(heating costs?|heizkosten\w*)\b"),
+        ("heating", r"\b(heating (costs?|share|portion|part|component)|heizkosten\w*|heizungsanteil)\b"),
         ("purchase price", r"\b(purchase price|kaufpreis\w*|asking price)\b"),
     ]
     .into_iter()
@@ -254,6 +254,49 @@ pub(super) fn wrong_party(figure: &Figure, body: &str, evidence: &Evidence) -> O
     ))
 }
 
+/// A figure said of the whole building ("for the building as a whole",
+/// "für das gesamte Haus") and one said of a single unit ("for this unit",
+/// "Ihr Anteil"), folded.
+static BUILDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(building as a whole|(the )?(whole|entire) (building|house|property)|for the building|all (the )?units|gesamte[nms]? (gebaude|haus|objekt)|ganze[nms]? (gebaude|haus)|fur das (gebaude|haus)|alle einheiten|alle wohnungen)\b")
+        .expect("valid pattern")
+});
+static UNIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(for this (unit|flat|apartment)|this (unit|flat|apartment)'s (share|part)|your (share|portion)|fur diese (wohnung|einheit)|ihr anteil|auf diese (wohnung|einheit))\b")
+        .expect("valid pattern")
+});
+
+/// A figure the records give for one unit, said of the whole building
+/// ("The 18,000 EUR is the estimated cost for the building as a whole",
+/// where the record says "the special levy for this unit … is estimated at
+/// 18,000 EUR"). `None` when the clause names no building-wide scope or a
+/// record holding the figure is not about one unit.
+pub(super) fn wrong_scope(figure: &Figure, body: &str, evidence: &Evidence) -> Option<(String, Option<String>)> {
+    let folded = plain(body);
+    let clause = BREAK
+        .split(&folded)
+        .find(|c| figures(c).iter().any(|f| f.kind == figure.kind && super::numbers::same_value(f.value, figure.value)))
+        .unwrap_or(&folded);
+    // The figure's own clause, or the clause right after it ("18,000 EUR – for the building as a whole").
+    if !BUILDING.is_match(clause) && !BUILDING.is_match(&folded) {
+        return None;
+    }
+    if UNIT.is_match(&folded) && !BUILDING.is_match(clause) {
+        return None;
+    }
+    let mut source = None;
+    for m in evidence.matching_figures(figure) {
+        let p = evidence.passages.iter().find(|p| p.source == m.source)?;
+        let text = plain(&p.text);
+        if !UNIT.is_match(&text) || BUILDING.is_match(&text) {
+            return None;
+        }
+        source.get_or_insert_with(|| m.source.clone());
+    }
+    let source = source?;
+    Some((format!("\"{}\" is this unit's figure in the records, not the whole building's", figure.text), Some(source)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,7 +347,21 @@ mod tests {
         assert!(check("Die Miete für K-4001 beträgt 1.350 EUR pro Monat, alles inklusive.").is_empty());
         assert!(check("K-4001 kostet pauschal 1.350 EUR warm.").is_empty());
         assert_eq!(check("The warm rent is 1,650 EUR.").len(), 1);
+        assert_eq!(check("The 240 EUR a month is the heating share.").len(), 1);
         assert!(check("The cold rent is 1,650 EUR.").is_empty());
+    }
+
+    #[test]
+    fn a_unit_figure_is_not_the_building_figure() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "M-3001", "description": "The special levy (Sonderumlage) for this unit for the facade renovation is estimated at 18,000 EUR and is not yet final."}));
+        let scope = |body: &str| figures(body).iter().find_map(|f| wrong_scope(f, body, &e)).map(|(r, _)| r);
+        assert!(scope("The 18,000 EUR is the estimated cost for the building as a whole.").is_some());
+        assert!(
+            scope("The levy is estimated at 18,000 EUR for the building as a whole and is not yet final.").is_some()
+        );
+        assert!(scope("Your share is estimated at 18,000 EUR.").is_none());
+        assert!(scope("For this unit the levy is put at 18,000 EUR.").is_none());
     }
 
     #[test]

@@ -82,6 +82,20 @@ mod tests {
     }
 
     #[test]
+    fn reassurance_and_scheduling_in_other_words_are_commitments() {
+        for reply in [
+            "Ich habe Sie für Donnerstagabend bei HH-1001 eingeplant.",
+            "Ihr Wunschtermin ist also so gut wie sicher, den Abend können Sie sich schon einmal freihalten.",
+            "From what we know, the landlord isn't unwilling to come down to 1,500 EUR.",
+            "I've put your request to the landlord, and it has been approved in principle.",
+        ] {
+            assert!(kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
+        }
+        assert!(kinds("HH-1001 has an open viewing on Tuesday afternoons anyway.", HEATING, 1)
+            .contains(&FindingKind::Unsupported));
+    }
+
+    #[test]
     fn a_process_and_a_remit_are_no_claims() {
         assert_eq!(
             kinds(

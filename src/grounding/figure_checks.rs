@@ -96,6 +96,7 @@ pub(super) fn check_figures(
         }
         if let Some((reason, source)) = super::binding::misbinding(&f, &own_kinds, named, evidence)
             .or_else(|| super::binding::wrong_party(&f, body, evidence))
+            .or_else(|| super::binding::wrong_scope(&f, body, evidence))
         {
             push(FindingKind::Contradicted, reason, source);
             continue;

@@ -83,7 +83,7 @@ static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Allowance words (a clause without one of them says nothing about it).
 static ALLOWS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|covered|come along|come with you|move in with you|kein problem|no problem|formsache|formality|formalitat)\b|\b(dog|pet|hunde|tier)freundlich")
+    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|covered|come along|come with you|move in with you|kein problem|no problem|formsache|formality|formalitat|(dagegen|hingegen|jedoch) schon|sehr wohl)\b|\b(dog|pet|hunde|tier)freundlich")
         .expect("valid pattern")
 });
 
@@ -422,5 +422,6 @@ mod tests {
         };
         assert_eq!(findings("Falls Sie außer der Katze noch Kleintiere haben: Tiere, die im Käfig oder Aquarium leben, dürfen Sie ohne Rückfrage beim Vermieter halten."), 0);
         assert_eq!(findings("Ihre Katze dürfen Sie ohne Rückfrage halten."), 1);
+        assert_eq!(findings("Hunde dürfen in der Wohnung nicht gehalten werden, Katzen dagegen schon."), 1);
     }
 }
