@@ -91,6 +91,14 @@ mod tests {
         ] {
             assert!(kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
         }
+        assert!(kinds("Under our rules a counter-offer binds the landlord, so your 1,500 EUR will apply.", HEATING, 1)
+            .contains(&FindingKind::Commitment));
+        assert!(kinds(
+            "Since we only remove a number once it is let, HH-1001 has evidently found a tenant.",
+            HEATING,
+            1
+        )
+        .contains(&FindingKind::Unsupported));
         assert!(kinds("HH-1001 has an open viewing on Tuesday afternoons anyway.", HEATING, 1)
             .contains(&FindingKind::Unsupported));
     }

@@ -224,6 +224,12 @@ static SET_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A dog or cat said to count as a small animal.
+static SMALL_DOG_OR_CAT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(katze\w*|kater|hund\w*|cats?|dogs?|kitten|puppy)\b.{0,80}\b(zahl\w*|gilt|gelten|counts?|counted|treated|fall\w*|class\w*|qualif\w*)\b.{0,50}\b(kleintier\w*|small animals?)\b")
+        .expect("valid pattern")
+});
+
 /// The agency named as the one who decides ("our agency decides", "we
 /// review it and give you a decision").
 static AGENCY_DECIDES: LazyLock<Regex> = LazyLock::new(|| {
@@ -269,6 +275,21 @@ pub(super) fn check_pets(
     // "außer der Katze noch Kleintiere": the dog or cat set aside is not what the sentence is about.
     let rest = OWN_RULES.replace_all(&folded, " ");
     let own_rules = OWN_RULES.is_match(&folded) && !ANIMAL.is_match(&SET_ASIDE.replace_all(&rest, " "));
+    // "Katzen, die nur in der Wohnung leben, zählen zu den Kleintieren": the
+    // policy's small animals live in a cage or tank; a dog or cat is never one.
+    if let Some(m) = SMALL_DOG_OR_CAT.find(&folded) {
+        if let Some((_, _, source)) = records.first() {
+            push(
+                FindingKind::Contradicted,
+                format!(
+                    "counts a dog or cat as a small animal (\"{}\"); small animals are those kept in a cage or tank (policy:pets)",
+                    m.as_str()
+                ),
+                Some(source.clone()),
+            );
+            return;
+        }
+    }
     // "which means our agency decides on each animal": on request, the
     // landlord decides (policy:pets), the agency only passes the request on.
     if let Some(m) = AGENCY_DECIDES.find(&folded).filter(|_| !own_rules && !LANDLORD_WORD.is_match(&folded)) {
@@ -423,5 +444,9 @@ mod tests {
         assert_eq!(findings("Falls Sie außer der Katze noch Kleintiere haben: Tiere, die im Käfig oder Aquarium leben, dürfen Sie ohne Rückfrage beim Vermieter halten."), 0);
         assert_eq!(findings("Ihre Katze dürfen Sie ohne Rückfrage halten."), 1);
         assert_eq!(findings("Hunde dürfen in der Wohnung nicht gehalten werden, Katzen dagegen schon."), 1);
+        assert_eq!(
+            findings("Eine kleine Katze, die in der Wohnung lebt, zählt nach unseren Regeln zu den Kleintieren."),
+            1
+        );
     }
 }
