@@ -28,6 +28,13 @@ use super::wording::{clauses, PARENS, VERB};
 use super::FindingKind;
 use crate::fold::plain;
 
+/// A clause that opens with a pronoun as its subject ("but that is already
+/// covered", "das ist schon drin").
+static PRONOUN_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(but |and |aber |und |doch )?(that|this|it|das|dies|diese[rs]?|es|er|sie)\b (is|'s|are|ist|sind|wird|comes|kommt|has|hat)\b")
+        .expect("valid pattern")
+});
+
 /// A running cost a rent may or may not include.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cost {
@@ -223,6 +230,7 @@ pub(super) fn check_inclusions(
         return;
     }
     let mut about: Vec<String> = scope.to_vec();
+    let mut previous: Vec<Cost> = vec![];
     for s in said {
         let named: Vec<String> = LISTING.find_iter(&s.folded).map(|m| m.as_str().to_uppercase()).collect();
         if !named.is_empty() {
@@ -230,9 +238,8 @@ pub(super) fn check_inclusions(
         }
         about.sort();
         about.dedup();
-        let Some(included) = s.included else { continue };
         let in_scope = |r: &&Record| about.is_empty() || about.contains(&r.listing);
-        let costs: Vec<Cost> = if s.costs.is_empty() {
+        let mut costs: Vec<Cost> = if s.costs.is_empty() {
             records
                 .iter()
                 .filter(in_scope)
@@ -240,8 +247,17 @@ pub(super) fn check_inclusions(
                 .map(|r| r.cost)
                 .collect()
         } else {
-            s.costs
+            s.costs.clone()
         };
+        // "It's an extra 95 EUR, but that is already covered by the cold rent":
+        // a clause whose subject is a pronoun speaks of the previous clause's cost.
+        if costs.is_empty() && PRONOUN_SUBJECT.is_match(&s.folded) {
+            costs = previous.clone();
+        }
+        if !costs.is_empty() {
+            previous = costs.clone();
+        }
+        let Some(included) = s.included else { continue };
         for cost in costs {
             let relevant: Vec<&Record> = records.iter().filter(in_scope).filter(|r| r.cost == cost).collect();
             let listings = {
@@ -333,5 +349,21 @@ mod tests {
         assert_eq!(statuses("Den Strom zahlen Sie direkt an den Versorger."), [(vec![Electricity], Some(false))]);
         // A heating system named without a word on its cost says nothing.
         assert!(statuses("The building is heated by gas central heating.").is_empty());
+    }
+
+    #[test]
+    fn a_pronoun_subject_speaks_of_the_previous_clauses_cost() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "M-3002", "description": "A parking space in the underground car park is available for an extra 95 EUR per month."}));
+        let findings = |body: &str| {
+            let mut n = 0;
+            check_inclusions(body, &["M-3002".to_owned()], &e, &std::cell::OnceCell::new(), &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(
+            findings("Parking is listed at an extra 95 EUR per month, but that is already covered by the cold rent."),
+            1
+        );
+        assert_eq!(findings("Parking is listed at an extra 95 EUR per month, and that is on top of the cold rent."), 0);
     }
 }
