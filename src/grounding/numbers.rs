@@ -105,9 +105,12 @@ static QUARTERLY: LazyLock<Regex> = LazyLock::new(|| {
 static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(one[-\s]off|one[-\s]time|once|single\s+payment|einmalig\w*|einmal)\b").expect("valid pattern")
 });
-// Where the words that qualify a figure end: a clause break or another figure.
+// Where the words that qualify a figure end: a clause break, another figure,
+// or a verb of change ("1.280 EUR steigt jedes Jahr um 3,5 Prozent": the
+// year is the rhythm of the rise, not the rent's period).
 static PERIOD_STOP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[;:.!?()\[\]]|,\s|\b(and|und|but|aber|plus|while|whereas)\b|\d").expect("valid pattern")
+    Regex::new(r"(?i)[;:.!?()\[\]]|,\s|\b(and|und|but|aber|plus|while|whereas|steigt|steigen|sinkt|sinken|rises|rise|increases|increase|goes up|go up|erhöht sich|erhoht sich|grows)\b|\d")
+        .expect("valid pattern")
 });
 
 /// Words that open a relative clause about the figure before them.
@@ -388,6 +391,14 @@ mod tests {
         for (text, expected) in rows {
             assert_eq!(one(text), *expected, "{text}");
         }
+    }
+
+    #[test]
+    fn the_rhythm_of_a_rise_is_not_the_amounts_period() {
+        let f = figures("Die Kaltmiete von derzeit 1.280 EUR steigt jedes Jahr zum 1. Januar um 3,5 Prozent.");
+        assert_eq!(f[0].period, None, "{f:?}");
+        assert_eq!(figures("420 EUR, die jährlich fällig werden")[0].period, Some(Period::Yearly));
+        assert_eq!(figures("240 EUR per month")[0].period, Some(Period::Monthly));
     }
 
     #[test]
