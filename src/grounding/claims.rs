@@ -316,7 +316,10 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             // "Before you budget with that figure, …" or "if you budget with it"
             // sets a condition, it turns nothing into a guess.
             let hedge = REPLY_HEDGE.find(&folded).filter(|h| {
-                !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded))
+                // "Kleintiere dürften Sie dagegen halten" grants a permission.
+                let permission = h.as_str().starts_with("durfte") && folded[h.end()..].trim_start().starts_with("sie ");
+                !permission
+                    && !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded))
                     && !folded_clauses
                         .iter()
                         .any(|(_, c)| c.contains(h.as_str()) && (IF.is_match(c) || BEFORE.is_match(c)))

@@ -104,6 +104,23 @@ mod tests {
     }
 
     #[test]
+    fn more_promises_and_invented_favours() {
+        for (reply, kind) in [
+            ("Der Donnerstagabend wird dabei ganz sicher kein Problem sein.", FindingKind::Hedged),
+            ("Halten Sie sich den Abend also ruhig schon frei.", FindingKind::Commitment),
+            ("I am holding the flat for you at that rent while the landlord reviews it.", FindingKind::Commitment),
+            ("The landlord waives the parking charge for the first year.", FindingKind::Unsupported),
+        ] {
+            assert!(kinds(reply, HEATING, 1).contains(&kind), "{reply}");
+        }
+        assert!(
+            !kinds("Kleintiere dürften Sie dagegen ohne Rückfrage halten.", HEATING, 0).contains(&FindingKind::Hedged)
+        );
+        let declines = "I'm afraid weather forecasts aren't something I can help with.";
+        assert_eq!(role(&crate::fold::plain(declines), false), SentenceRole::Assistant);
+    }
+
+    #[test]
     fn a_process_and_a_remit_are_no_claims() {
         assert_eq!(
             kinds(
