@@ -110,6 +110,7 @@ mod tests {
             ("Halten Sie sich den Abend also ruhig schon frei.", FindingKind::Commitment),
             ("I am holding the flat for you at that rent while the landlord reviews it.", FindingKind::Commitment),
             ("The landlord waives the parking charge for the first year.", FindingKind::Unsupported),
+            ("The usual route is a change-of-use application to the district office.", FindingKind::Unsupported),
         ] {
             assert!(kinds(reply, HEATING, 1).contains(&kind), "{reply}");
         }
