@@ -277,11 +277,10 @@ pub(super) fn wrong_scope(figure: &Figure, body: &str, evidence: &Evidence) -> O
         .split(&folded)
         .find(|c| figures(c).iter().any(|f| f.kind == figure.kind && super::numbers::same_value(f.value, figure.value)))
         .unwrap_or(&folded);
-    // The figure's own clause, or the clause right after it ("18,000 EUR – for the building as a whole").
-    if !BUILDING.is_match(clause) && !BUILDING.is_match(&folded) {
-        return None;
-    }
-    if UNIT.is_match(&folded) && !BUILDING.is_match(clause) {
+    // The building may be named after the figure's clause ("18,000 EUR – for the
+    // building as a whole"), unless the sentence also names the unit and the
+    // figure's own clause does not name the building.
+    if !BUILDING.is_match(&folded) || (UNIT.is_match(&folded) && !BUILDING.is_match(clause)) {
         return None;
     }
     let mut source = None;

@@ -132,15 +132,15 @@ static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
 /// A yes denied only in part: "nicht von vornherein zugelassen, sondern nur
 /// mit Einverständnis", "not automatically allowed" leave the decision to
 /// someone; the clause is a qualified yes, not a no.
-static NOT_PLAINLY: LazyLock<Regex> = LazyLock::new(|| {
+static PARTIAL_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(nicht|not) (von vornherein|automatisch|ohne weiteres|pauschal|bedingungslos|uneingeschrankt|automatically|outright|unconditionally|by default)\b")
         .expect("valid pattern")
 });
 
 fn read_polarity(clause: &str) -> Polarity {
     let f = plain(clause).replace('’', "'");
-    let partly = NOT_PLAINLY.is_match(&f);
-    let f = NOT_PLAINLY.replace_all(&f, " ").into_owned();
+    let partly = PARTIAL_DENIAL.is_match(&f);
+    let f = PARTIAL_DENIAL.replace_all(&f, " ").into_owned();
     let f = MANNER.replace_all(&f, " ").into_owned();
     let f = IDIOM.replace_all(&f, " ").into_owned();
     let negations = NEGATION.find_iter(&f).count();
