@@ -23,6 +23,7 @@ mod corrections;
 mod counted;
 pub mod counts;
 mod covers;
+mod definitions;
 pub mod durations;
 pub mod evidence;
 mod figure_checks;
