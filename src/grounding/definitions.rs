@@ -18,6 +18,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::evidence::Evidence;
+use super::lexicon::english;
 use super::terms::{terms, vocabulary, Term};
 use super::FindingKind;
 
@@ -51,7 +52,9 @@ const MIN_SHARE: f64 = 0.25;
 
 /// Flags an explaining sentence (`folded`, the sentence's own words, plain
 /// folded) whose explanation uses content words that no passage of the
-/// evidence, and nothing the customer wrote (`customer`), has.
+/// evidence, and nothing the customer wrote (`customer`), has. A German word
+/// counts as the records' word when the lexicon ([`super::lexicon`]) gives
+/// one of its English equivalents.
 pub(super) fn check_definitions(
     folded: &str,
     evidence: &Evidence,
@@ -68,7 +71,7 @@ pub(super) fn check_definitions(
     let mut known: BTreeSet<&str> = passages.iter().flat_map(|t| vocabulary(t)).collect();
     known.extend(vocabulary(customer));
     let unsupported: Vec<&str> =
-        said.iter().filter(|t| !t.iter().any(|w| known.contains(w.as_str()))).map(|t| t[0].as_str()).collect();
+        said.iter().filter(|t| !t.iter().chain(english(&t[0])).any(|w| known.contains(w.as_str()))).map(|t| t[0].as_str()).collect();
     let said_len = said.iter().filter(|t| !JOINING.contains(&t[0].as_str())).count();
     let unsupported: Vec<&str> = unsupported.into_iter().filter(|w| !JOINING.contains(w)).collect();
     if unsupported.len() >= MIN_UNSUPPORTED && unsupported.len() as f64 >= MIN_SHARE * said_len as f64 {
@@ -103,6 +106,11 @@ mod tests {
 
     #[test]
     fn an_explanation_in_the_records_words_stands() {
+        assert!(!flagged("Das bedeutet: Der Vermieter entscheidet im Einzelfall, eine Zusage ist das noch nicht.", PETS));
+        assert!(!flagged(
+            "Gemeint ist die monatliche Zahlung an die Eigentümergemeinschaft für die laufenden Kosten, die Verwaltung und die Rücklage.",
+            HAUSGELD
+        ));
         assert!(!flagged("\"On request\" means the landlord decides case by case, so it isn't a yes yet.", PETS));
         assert!(!flagged(
             "In practice that means the owner pays the owners' association for the running costs, the management and the maintenance reserve.",

@@ -28,6 +28,7 @@ pub mod durations;
 pub mod evidence;
 mod figure_checks;
 mod inclusions;
+mod lexicon;
 mod listing_facts;
 pub mod memo;
 pub mod numbers;
