@@ -11,11 +11,15 @@ use regex::Regex;
 
 use super::polarity::polarity;
 use super::wording::{
-    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_SAID, PLACE,
+    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_SAID, LANDLORD_WILL,
+    PLACE, REPLY_HEDGE,
     RELATIVE_DAY, SELF, STATUS, STREET, TIME,
 };
 use super::{FindingKind, SentenceRole};
 use crate::fold::plain;
+
+/// An indirect question about the landlord's answer ("whether the landlord will accept").
+static WHETHER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(whether|ob)\b").expect("valid pattern"));
 
 /// A turn in a sentence: what follows may add what the first part declined.
 static CONTRAST: LazyLock<Regex> = LazyLock::new(|| {
@@ -87,6 +91,14 @@ pub(super) fn check_acts<'s>(
     if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
         for &(_, c) in folded_clauses {
             let p = polarity(c);
+            // "If you commit to a longer lease, the landlord will go down to 2,800 EUR"
+            // foretells the decision under a condition the records do not have either.
+            // "Whether the landlord will accept it is the landlord's call" asks, it does not foretell.
+            let asks = WHETHER.is_match(c);
+            if !p.negated && !asks && LANDLORD_WILL.is_match(c) && !REPLY_HEDGE.is_match(c) {
+                push(FindingKind::Commitment, "foretells the landlord's decision, which only the landlord can give".into(), None);
+                break;
+            }
             if p.conditional && IF.is_match(c) {
                 continue;
             }

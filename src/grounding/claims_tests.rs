@@ -104,6 +104,26 @@ mod tests {
     }
 
     #[test]
+    fn the_landlords_decision_foretold_is_a_commitment() {
+        for reply in [
+            "If you can sign for two years, the landlord will go down to 1,500 EUR.",
+            "Bei so einem kleinen Unterschied wird der Vermieter Ihnen sicher entgegenkommen.",
+            "Tuesday afternoon is free on our side, so you can consider it settled.",
+            "Unless you hear otherwise, the viewing goes ahead as you asked.",
+            "Den Donnerstagabend können Sie sich also schon freihalten.",
+        ] {
+            assert!(kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
+        }
+        for reply in [
+            "The landlord will decide on your offer; a colleague will let you know.",
+            "Whether the landlord will accept 1,500 EUR is for the landlord to decide.",
+            "Ob der Vermieter Ihnen entgegenkommen wird, entscheidet er selbst.",
+        ] {
+            assert!(!kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
+        }
+    }
+
+    #[test]
     fn more_promises_and_invented_favours() {
         for (reply, kind) in [
             ("Der Donnerstagabend wird dabei ganz sicher kein Problem sein.", FindingKind::Hedged),
