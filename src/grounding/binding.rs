@@ -38,7 +38,7 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
         ("commission", r"\b(commission|provision|kauferprovision|maklerprovision|courtage)\b"),
         (
             "rent",
-            r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|rent|miete|mietpreis)\b",
+            r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|all[- ]in|all inclusive|alles inklusive|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|rent|miete|mietpreis)\b",
         ),
         ("heating", r"\b(heating (costs?|share|portion|part|component)|heizkosten\w*|heizungsanteil)\b"),
         ("purchase price", r"\b(purchase price|kaufpreis\w*|asking price)\b"),
@@ -79,7 +79,7 @@ fn rent_kind(name: &'static str, word: &str) -> &'static str {
     }
     if ["cold", "net", "kalt", "nettokalt"].iter().any(|w| word.starts_with(w)) {
         "cold rent"
-    } else if ["warm", "gross", "all-inclusive", "inclusive", "pauschal", "brutto", "inklusiv"]
+    } else if ["warm", "gross", "all", "inclusive", "pauschal", "brutto", "inklusiv"]
         .iter()
         .any(|w| word.starts_with(w))
     {
@@ -346,6 +346,8 @@ mod tests {
         assert!(check("Die Miete für K-4001 beträgt 1.350 EUR pro Monat, alles inklusive.").is_empty());
         assert!(check("K-4001 kostet pauschal 1.350 EUR warm.").is_empty());
         assert_eq!(check("The warm rent is 1,650 EUR.").len(), 1);
+        assert_eq!(check("It comes to 1,650 EUR a month all in.").len(), 1);
+        assert!(check("It comes to 1,350 EUR a month all-in.").is_empty());
         assert_eq!(check("The 240 EUR a month is the heating share.").len(), 1);
         assert!(check("The cold rent is 1,650 EUR.").is_empty());
     }
