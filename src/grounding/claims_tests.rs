@@ -104,6 +104,18 @@ mod tests {
     }
 
     #[test]
+    fn a_stated_fact_that_only_appears_so_is_hedged() {
+        for reply in [
+            "The utilities are 240 EUR per month, and heating appears to be covered by that amount.",
+            "Heating seems to be part of the 240 EUR per month.",
+            "Die Heizung scheint in den 240 EUR enthalten zu sein.",
+        ] {
+            assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Hedged), "{reply}");
+        }
+        assert!(!kinds("The utilities are 240 EUR per month, heating included.", HEATING, 0).contains(&FindingKind::Hedged));
+    }
+
+    #[test]
     fn the_landlords_decision_foretold_is_a_commitment() {
         for reply in [
             "If you can sign for two years, the landlord will go down to 1,500 EUR.",
