@@ -104,6 +104,21 @@ mod tests {
     }
 
     #[test]
+    fn the_customers_offer_is_no_figure_to_plan_with() {
+        let customer = "Would the landlord take 1,500 EUR a month? I'm looking for something under 2,000 EUR.";
+        let found = |reply: &str| {
+            let mut e = Evidence::default();
+            e.add_tool_result(&listing("HH-1001", HEATING));
+            e.add_user_text(customer);
+            check(reply, &e, &[customer], 1).findings().any(|f| f.kind == FindingKind::Commitment)
+        };
+        assert!(found("I've passed your offer on; for your budgeting you can work with 1,500 EUR a month."));
+        assert!(found("Rechnen Sie für Ihre Planung ruhig mit 1.500 EUR im Monat."));
+        assert!(!found("Please don't budget with 1,500 EUR until the landlord has answered."));
+        assert!(!found("I found one flat under 2,000 EUR that could work with a dog."));
+    }
+
+    #[test]
     fn a_stated_fact_that_only_appears_so_is_hedged() {
         for reply in [
             "The utilities are 240 EUR per month, and heating appears to be covered by that amount.",

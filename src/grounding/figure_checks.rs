@@ -13,6 +13,46 @@ use super::wording::{clauses, ESTIMATE};
 use super::FindingKind;
 use crate::fold::plain;
 
+/// Planning with a figure ("you can work with 2,800 EUR", "rechnen Sie mit
+/// 2.800 EUR", "for your budgeting"), folded text.
+static PLAN_WITH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(budget|plan|work|reckon|calculate|count) (with|on|for)\b|\b(rechnen|planen|kalkulieren|kalkuliere|rechne|plane) (sie |ich )?(\w+ ){0,4}mit\b|\bmit\b.{0,40}\b(rechnen|planen|kalkulieren)\b")
+        .expect("valid pattern")
+});
+
+/// A figure only the customer gave (their offer: "2,800 EUR") that the
+/// reply tells them to plan with: it treats the offer as what will apply,
+/// which only the landlord can decide. A denied or conditional plan ("don't
+/// budget with it yet", "if the landlord agrees") is not flagged.
+pub(super) fn check_offer_as_plan(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    // The figure and the plan in one clause, neither denied nor conditional.
+    let planned = |fig: &str| {
+        clauses(&folded).iter().any(|(_, c)| {
+            let p = polarity(c);
+            // The figure inside the plan ("mit 2.800 EUR rechnen") or just after it.
+            let near = PLAN_WITH.find_iter(c).any(|m| {
+                c[m.start()..ceil(c, m.end() + 30)].contains(fig)
+            });
+            near && !p.negated && !p.conditional
+        })
+    };
+    if let Some(f) = figures(body)
+        .into_iter()
+        .find(|f| evidence.user_wrote(f.value) && !evidence.tool_supports(f) && planned(plain(&f.text).trim()))
+    {
+        push(
+            FindingKind::Commitment,
+            format!("tells the customer to plan with their own figure \"{}\", which no record gives", f.text),
+            None,
+        );
+    }
+}
+
 fn floor(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
