@@ -116,6 +116,15 @@ mod tests {
         assert!(found("Rechnen Sie für Ihre Planung ruhig mit 1.500 EUR im Monat."));
         assert!(!found("Please don't budget with 1,500 EUR until the landlord has answered."));
         assert!(!found("I found one flat under 2,000 EUR that could work with a dog."));
+        assert!(!found("You're planning with 1,500 EUR a month, but the cold rent is 1,650 EUR."));
+        assert!(found("We'll see that it goes through, so you can start budgeting with 1,500 EUR a month."));
+    }
+
+    #[test]
+    fn weather_in_other_words_is_named_by_no_record() {
+        for reply in ["Saturday stays dry and fairly mild.", "Am Wochenende bleibt es trocken, mit etwas Wolken am Sonntag."] {
+            assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
+        }
     }
 
     #[test]
@@ -124,6 +133,7 @@ mod tests {
             "The utilities are 240 EUR per month, and heating appears to be covered by that amount.",
             "Heating seems to be part of the 240 EUR per month.",
             "Die Heizung scheint in den 240 EUR enthalten zu sein.",
+            "Beim Thema Heizung bin ich mir allerdings nicht ganz sicher.",
         ] {
             assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Hedged), "{reply}");
         }
@@ -138,6 +148,10 @@ mod tests {
             "Tuesday afternoon is free on our side, so you can consider it settled.",
             "Unless you hear otherwise, the viewing goes ahead as you asked.",
             "Den Donnerstagabend können Sie sich also schon freihalten.",
+            "The landlord comes down to 1,500 EUR for tenants who sign for two years.",
+            "Der Vermieter wird sich darauf realistischerweise einlassen.",
+            "Viewings there are held on Tuesday afternoons, so that will be your slot.",
+            "Bei uns bleibt nichts von Ihnen gespeichert, was nicht schon gelöscht wäre.",
         ] {
             assert!(kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
         }

@@ -16,7 +16,13 @@ use crate::fold::plain;
 /// Planning with a figure ("you can work with 2,800 EUR", "rechnen Sie mit
 /// 2.800 EUR", "for your budgeting"), folded text.
 static PLAN_WITH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"\b(budget|plan|work|reckon|calculate|count) (with|on|for)\b|\b(rechnen|planen|kalkulieren|kalkuliere|rechne|plane) (sie |ich )?(\w+ ){0,4}mit\b|\bmit\b.{0,40}\b(rechnen|planen|kalkulieren)\b")
+    regex::Regex::new(r"\b(budget(ing)?|plan(ning)?|work(ing)?|reckon(ing)?|calculat(e|ing)|count(ing)?) (with|on|for)\b|\b(rechnen|planen|kalkulieren|kalkuliere|rechne|plane) (sie |ich )?(\w+ ){0,4}mit\b|\bmit\b.{0,40}\b(rechnen|planen|kalkulieren)\b")
+        .expect("valid pattern")
+});
+
+/// The customer's own plan, restated ("you're planning with", "Sie planen mit").
+static CUSTOMER_PLANS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\byou('re| are| were|'ve been| have been) (planning|budgeting|working|reckoning|counting|calculating)\b|\bsie (planen|rechnen|kalkulieren) (bisher |derzeit |gerade |aktuell )?mit\b")
         .expect("valid pattern")
 });
 
@@ -38,7 +44,8 @@ pub(super) fn check_offer_as_plan(
             let near = PLAN_WITH.find_iter(c).any(|m| {
                 c[m.start()..ceil(c, m.end() + 30)].contains(fig)
             });
-            near && !p.negated && !p.conditional
+            // "you're planning with 1,500 EUR – I need to correct that" restates the customer's plan.
+            near && !p.negated && !p.conditional && !CUSTOMER_PLANS.is_match(c)
         })
     };
     if let Some(f) = figures(body)
