@@ -39,7 +39,7 @@ use super::quotes::{body, verbatim};
 use super::terms::{shared, terms, vocabulary, Term};
 use super::text::{own_text, sentences};
 use super::wording::{
-    clauses, role, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, HANDOFF, HEDGE, IF, INDIRECT_QUESTION, MAY_NOT,
+    clauses, role, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, HANDOFF, HEDGE, INDIRECT_QUESTION, MAY_NOT,
     META_CLAUSE, NEED, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, SUGGESTS, THANKS, VERB,
 };
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
@@ -52,6 +52,11 @@ static ONE_OF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(one|some|either) of (them|these|those|the two|both)\b|\b(eine[rs]?|einige) (davon|der beiden|von beiden|von ihnen)\b")
         .expect("valid pattern")
 });
+
+/// A condition, not an indirect question: "whether the building has a lift
+/// isn't entirely clear to me" doubts the lift, it sets no condition.
+static CONDITION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(if|unless|once|wenn|falls|sobald)\b").expect("valid pattern"));
 
 static OPENING_IF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\W*(if|unless|once|wenn|falls|sofern|sobald)\b").expect("valid pattern"));
@@ -322,7 +327,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     && !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded))
                     && !folded_clauses
                         .iter()
-                        .any(|(_, c)| c.contains(h.as_str()) && (IF.is_match(c) || BEFORE.is_match(c)))
+                        .any(|(_, c)| c.contains(h.as_str()) && (CONDITION.is_match(c) || BEFORE.is_match(c)))
             });
             if let Some(h) = hedge {
                 // "That depends on the landlord" restates a record that leaves the decision open.
