@@ -26,7 +26,7 @@ use super::FindingKind;
 /// The explanation is what follows the match.
 static EXPLAINS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(means|meaning|refers to|stands for|is about|concerns|in (this|that) context|in practice|in other words|simply put|put simply|in plain terms|bedeutet|bedeuten|heisst (das|dabei|hier|also|konkret|in diesem (fall|zusammenhang))|heisst,? dass|eine art|a (kind|sort|form) of|so etwas wie|das heisst|gemeint (ist|sind)( damit| dabei| hier)?|bezieht sich (dabei |hier )?auf|vereinfacht gesagt|im klartext|praktisch (bedeutet|heisst)|in der praxis)\b",
+        r"\b(means|meaning|refers to|stands for|is about|concerns|in (this|that) context|in practice|in other words|simply put|put simply|in plain terms|bedeutet|bedeuten|heisst (das|dabei|hier|also|konkret|in diesem (fall|zusammenhang))|heisst,? dass|eine art|a (kind|sort|form) of|so etwas wie|zielt (\w+ )?auf|is aimed at|is meant for|is intended for|richtet sich (\w+ )?(an|gegen)|(betrifft|gilt) (\w+ )?(nur|lediglich|ausschliesslich)|applies only to|only (covers|concerns|targets)|das heisst|gemeint (ist|sind)( damit| dabei| hier)?|bezieht sich (dabei |hier )?auf|vereinfacht gesagt|im klartext|praktisch (bedeutet|heisst)|in der praxis)\b",
     )
     .expect("valid pattern")
 });
@@ -129,6 +129,10 @@ mod tests {
             HAUSGELD
         ));
         assert!(flagged("In practice that's a courtesy note rather than a real hurdle, so go ahead and plan the move.", PETS));
+        assert!(flagged(
+            "This rule is aimed at dogs that roam the garden and stairwell; a cat that never leaves the flat can move in.",
+            PETS
+        ));
         assert!(flagged("Hausgeld ist eine Art Sparkonto, das Ihnen beim Auszug samt Zinsen ausgezahlt wird.", HAUSGELD));
         assert!(flagged("Hausgeld heißt, dass Sie jedes Quartal einen Sparbetrag anlegen, der beim Verkauf mit Zinsen wiederkommt.", HAUSGELD));
     }
