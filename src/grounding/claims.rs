@@ -487,6 +487,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         // listing's record cannot say what the sentence is about.
                         .filter(|e| !(scope.is_empty() && known.len() > 1 && e.listing.is_some()))
                         .filter(|e| p.permits || same_subject(&ct, &e.terms) || inclusion_of(e))
+                        // An all-inclusive rent and a cold rent are different figures.
+                        .filter(|e| !rent_kinds_differ(&plain(c), &plain(&e.clause)))
                         .filter(|e| {
                             // "on the fifth floor with no lift" does not deny the fifth floor.
                             (!p.negated || e.polarity.negated || denial_meets(c, &e.terms))
@@ -560,6 +562,22 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         out.sentences.push(SentenceCheck { index: i + 1, text: text.to_owned(), role, support, findings });
     }
     out
+}
+
+/// A cold rent (Kaltmiete) and an all-inclusive rent (Warmmiete,
+/// Pauschalmiete), folded text.
+static COLD_RENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(cold|net) rent|\b(netto)?kaltmiete").expect("valid pattern"));
+static WARM_RENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(warm|gross|all-inclusive|inclusive) rent|\b(warm|pauschal|brutto|inklusiv)miete").expect("valid pattern")
+});
+
+/// Whether one clause speaks of a cold rent only and the other of an
+/// all-inclusive rent only: "Pauschalmiete inkl. Nebenkosten" says nothing
+/// against "three months' cold rent, without utilities".
+fn rent_kinds_differ(a: &str, b: &str) -> bool {
+    let kind = |t: &str| (COLD_RENT.is_match(t), WARM_RENT.is_match(t));
+    matches!((kind(a), kind(b)), ((true, false), (false, true)) | ((false, true), (true, false)))
 }
 
 fn customer_covers(t: &[Term], customer: &[Term]) -> bool {
