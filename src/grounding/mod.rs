@@ -35,6 +35,7 @@ pub mod numbers;
 mod pets;
 pub mod polarity;
 mod quotes;
+mod spelled;
 pub mod terms;
 pub mod text;
 mod triggers;

@@ -271,11 +271,26 @@ fn word_percentages(text: &str) -> Vec<(usize, Figure)> {
         .collect()
 }
 
+/// Amounts of money in words ("ninety-five euros", "dreizehnhundert Euro",
+/// [`super::spelled`]). Their offsets and text are those of the folded text,
+/// which is what the checks that bind a figure to its words read.
+fn word_amounts(text: &str) -> Vec<(usize, Figure)> {
+    let folded = crate::fold::plain(text);
+    super::spelled::spelled_amounts(&folded)
+        .into_iter()
+        .map(|(start, end, value)| {
+            let period = period_around(&folded, start, end);
+            (start, Figure { kind: FigureKind::Price, value, text: folded[start..end].to_owned(), period })
+        })
+        .collect()
+}
+
 /// Every price, area and percentage figure in `text`, in order (digits, and
-/// percentages in number words).
+/// percentages and amounts of money in words).
 pub fn figures(text: &str) -> Vec<Figure> {
     let mut out: Vec<(usize, Figure)> = digit_figures(text);
     out.extend(word_percentages(text));
+    out.extend(word_amounts(text));
     out.sort_by_key(|(at, _)| *at);
     out.into_iter().map(|(_, f)| f).collect()
 }
