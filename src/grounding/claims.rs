@@ -327,7 +327,11 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     && !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded))
                     && !folded_clauses
                         .iter()
-                        .any(|(_, c)| c.contains(h.as_str()) && (CONDITION.is_match(c) || BEFORE.is_match(c)))
+                        .any(|(_, c)| {
+                            // "looks as if" compares, it sets no condition.
+                            let c_no_as_if = c.replace("as if", "").replace("als ob", "");
+                            c.contains(h.as_str()) && (CONDITION.is_match(&c_no_as_if) || BEFORE.is_match(c))
+                        })
             });
             if let Some(h) = hedge {
                 // "That depends on the landlord" restates a record that leaves the decision open.

@@ -146,6 +146,7 @@ mod tests {
             "Heating seems to be part of the 240 EUR per month.",
             "Die Heizung scheint in den 240 EUR enthalten zu sein.",
             "Beim Thema Heizung bin ich mir allerdings nicht ganz sicher.",
+            "From the wording it looks as if heating is covered by the 240 EUR.",
             "Whether heating is part of the 240 EUR isn't entirely clear to me from the listing.",
         ] {
             assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Hedged), "{reply}");
