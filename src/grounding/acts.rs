@@ -11,9 +11,8 @@ use regex::Regex;
 
 use super::polarity::polarity;
 use super::wording::{
-    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_SAID, LANDLORD_WILL,
-    PLACE, REPLY_HEDGE,
-    RELATIVE_DAY, SELF, STATUS, STREET, TIME,
+    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_SAID,
+    LANDLORD_WILL, PLACE, RELATIVE_DAY, REPLY_HEDGE, SELF, STATUS, STREET, TIME,
 };
 use super::{FindingKind, SentenceRole};
 use crate::fold::plain;
@@ -96,7 +95,11 @@ pub(super) fn check_acts<'s>(
             // "Whether the landlord will accept it is the landlord's call" asks, it does not foretell.
             let asks = WHETHER.is_match(c);
             if !p.negated && !asks && LANDLORD_WILL.is_match(c) && !REPLY_HEDGE.is_match(c) {
-                push(FindingKind::Commitment, "foretells the landlord's decision, which only the landlord can give".into(), None);
+                push(
+                    FindingKind::Commitment,
+                    "foretells the landlord's decision, which only the landlord can give".into(),
+                    None,
+                );
                 break;
             }
             if p.conditional && IF.is_match(c) {

@@ -325,13 +325,11 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 let permission = h.as_str().starts_with("durfte") && folded[h.end()..].trim_start().starts_with("sie ");
                 !permission
                     && !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded))
-                    && !folded_clauses
-                        .iter()
-                        .any(|(_, c)| {
-                            // "looks as if" compares, it sets no condition.
-                            let c_no_as_if = c.replace("as if", "").replace("als ob", "");
-                            c.contains(h.as_str()) && (CONDITION.is_match(&c_no_as_if) || BEFORE.is_match(c))
-                        })
+                    && !folded_clauses.iter().any(|(_, c)| {
+                        // "looks as if" compares, it sets no condition.
+                        let c_no_as_if = c.replace("as if", "").replace("als ob", "");
+                        c.contains(h.as_str()) && (CONDITION.is_match(&c_no_as_if) || BEFORE.is_match(c))
+                    })
             });
             if let Some(h) = hedge {
                 // "That depends on the landlord" restates a record that leaves the decision open.
@@ -573,7 +571,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
 static COLD_RENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(cold|net) rent|\b(netto)?kaltmiete").expect("valid pattern"));
 static WARM_RENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(warm|gross|all-inclusive|inclusive) rent|\b(warm|pauschal|brutto|inklusiv)miete").expect("valid pattern")
+    Regex::new(r"\b(warm|gross|all-inclusive|inclusive) rent|\b(warm|pauschal|brutto|inklusiv)miete")
+        .expect("valid pattern")
 });
 
 /// Whether one clause speaks of a cold rent only and the other of an

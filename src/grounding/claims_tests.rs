@@ -126,15 +126,16 @@ mod tests {
         let reply = "The listing for HH-1001 (three rooms, fourth floor) says nothing about the internet connection or its bandwidth.";
         assert!(!kinds(reply, desc, 0).contains(&FindingKind::Contradicted));
         let desc = "The rent is an all-inclusive rent (Warmmiete) of 1,650 EUR per month. The deposit is at most three months' cold rent, without utilities.";
-        assert!(!kinds("Die Pauschalmiete ist inklusive Nebenkosten.", desc, 0)
-            .contains(&FindingKind::Contradicted));
+        assert!(!kinds("Die Pauschalmiete ist inklusive Nebenkosten.", desc, 0).contains(&FindingKind::Contradicted));
         assert!(super::super::rent_kinds_differ("warmmiete inkl. nebenkosten", "three months' cold rent"));
         assert!(!super::super::rent_kinds_differ("die miete", "three months' cold rent"));
     }
 
     #[test]
     fn weather_in_other_words_is_named_by_no_record() {
-        for reply in ["Saturday stays dry and fairly mild.", "Am Wochenende bleibt es trocken, mit etwas Wolken am Sonntag."] {
+        for reply in
+            ["Saturday stays dry and fairly mild.", "Am Wochenende bleibt es trocken, mit etwas Wolken am Sonntag."]
+        {
             assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
         }
     }
@@ -151,7 +152,9 @@ mod tests {
         ] {
             assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Hedged), "{reply}");
         }
-        assert!(!kinds("The utilities are 240 EUR per month, heating included.", HEATING, 0).contains(&FindingKind::Hedged));
+        assert!(
+            !kinds("The utilities are 240 EUR per month, heating included.", HEATING, 0).contains(&FindingKind::Hedged)
+        );
     }
 
     #[test]

@@ -41,9 +41,7 @@ pub(super) fn check_offer_as_plan(
         clauses(&folded).iter().any(|(_, c)| {
             let p = polarity(c);
             // The figure inside the plan ("mit 2.800 EUR rechnen") or just after it.
-            let near = PLAN_WITH.find_iter(c).any(|m| {
-                c[m.start()..ceil(c, m.end() + 30)].contains(fig)
-            });
+            let near = PLAN_WITH.find_iter(c).any(|m| c[m.start()..ceil(c, m.end() + 30)].contains(fig));
             // "you're planning with 1,500 EUR – I need to correct that" restates the customer's plan.
             near && !p.negated && !p.conditional && !CUSTOMER_PLANS.is_match(c)
         })
