@@ -349,8 +349,6 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         }
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
             super::corrections::check_self_correction(&folded, customer.len() > 1, &mut push);
-        }
-        if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
             super::figure_checks::check_offer_as_plan(&body, evidence, &mut push);
         }
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {

@@ -13,8 +13,8 @@ use super::wording::{clauses, ESTIMATE};
 use super::FindingKind;
 use crate::fold::plain;
 
-/// Planning with a figure ("you can work with 2,800 EUR", "rechnen Sie mit
-/// 2.800 EUR", "for your budgeting"), folded text.
+/// Planning with a figure ("you can work with 2,800 EUR", "start budgeting
+/// with", "rechnen Sie mit 2.800 EUR"), folded text.
 static PLAN_WITH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r"\b(budget(ing)?|plan(ning)?|work(ing)?|reckon(ing)?|calculat(e|ing)|count(ing)?) (with|on|for)\b|\b(rechnen|planen|kalkulieren|kalkuliere|rechne|plane) (sie |ich )?(\w+ ){0,4}mit\b|\bmit\b.{0,40}\b(rechnen|planen|kalkulieren)\b")
         .expect("valid pattern")
