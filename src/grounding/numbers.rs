@@ -91,7 +91,7 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(NUM).expect("number
 // Period words, checked in this order on the words around a figure: "einmal
 // jährlich" (once a year) is yearly, not one-off.
 static YEARLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(per\s+(year|annum)|a\s+year|each\s+year|every\s+year|yearly|annual(ly)?|p\.\s?a\.|j[äa]e?hrlich\w*|pro\s+jahr|im\s+jahr|jedes\s+jahr|j[äa]hrlich)\b|/\s?(year|jahr)\b")
+    Regex::new(r"(?i)\b(per\s+(year|annum)|a\s+year|each\s+year|every\s+year|yearly|annual(ly)?|p\.\s?a\.|j[äa]e?hrlich\w*|pro\s+jahr|im\s+jahr|jedes\s+jahr|j[äa]hrlich|jahres(summe|betrag|gesamtbetrag|zahlung|pauschale|beitrag)\w*)\b|/\s?(year|jahr)\b")
         .expect("valid pattern")
 });
 static MONTHLY: LazyLock<Regex> = LazyLock::new(|| {
@@ -138,6 +138,10 @@ static PERIOD_OF_NOUN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A listing id ("M-3001"): its digits do not end the words about a figure.
+static LISTING_ID: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b[a-z]{1,3}-\d{3,5}\b").expect("valid pattern"));
+
 /// The period a figure at `[start, end)` of `text` carries: the words after
 /// it up to the next clause break or figure (at most 60 bytes), else the
 /// three words before it ("monatlich 420 EUR", "a monthly rent of 980 EUR").
@@ -145,6 +149,8 @@ fn period_around(text: &str, start: usize, end: usize) -> Option<Period> {
     // "squared up in the yearly statement": the period of another noun,
     // blanked (same length) before the window is cut.
     let after = PERIOD_OF_NOUN.replace_all(&text[end..], |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
+    // A listing id is no figure: "420 EUR für M-3001 um die Jahressumme" reads on past it.
+    let after = LISTING_ID.replace_all(&after, |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
     let after = after.as_ref();
     let mut cut = after.len().min(60);
     while !after.is_char_boundary(cut) {
@@ -414,6 +420,10 @@ mod tests {
         assert_eq!(f[0].period, None, "{f:?}");
         assert_eq!(figures("420 EUR, die jährlich fällig werden")[0].period, Some(Period::Yearly));
         assert_eq!(figures("240 EUR per month")[0].period, Some(Period::Monthly));
+        // A listing id between the figure and its period word is no other figure.
+        let f = figures("handelt es sich bei den 420 EUR für M-3001 um die Jahressumme");
+        assert_eq!(f[0].period, Some(Period::Yearly), "{f:?}");
+        assert_eq!(figures("420 EUR für M-3001")[0].period, None);
     }
 
     #[test]

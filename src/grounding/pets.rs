@@ -81,9 +81,11 @@ static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// Allowance words (a clause without one of them says nothing about it).
+/// Allowance words (a clause without one of them says nothing about it),
+/// among them a ban denied ("nicht ausgeschlossen", "not ruled out"): its
+/// two negations cancel and leave a yes.
 static ALLOWS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|covered|come along|come with you|move in with you|kein problem|no problem|formsache|formality|formalitat|(dagegen|hingegen|jedoch) schon|sehr wohl)\b|\b(dog|pet|hunde|tier)freundlich")
+    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|covered|come along|come with you|move in with you|kein problem|no problem|formsache|formality|formalitat|(dagegen|hingegen|jedoch) schon|sehr wohl|nicht (ausgeschlossen|verboten|untersagt)|not (ruled out|excluded|forbidden|prohibited|banned))\b|\b(dog|pet|hunde|tier)freundlich")
         .expect("valid pattern")
 });
 
@@ -367,6 +369,13 @@ mod tests {
         assert_eq!(status("Your dog would need the landlord's approval."), [Some(OnRequest)]);
         assert_eq!(status("Ob Ihre Katze einziehen darf, entscheidet der Vermieter im Einzelfall."), [Some(OnRequest)]);
         assert_eq!(status("Pets are not automatically allowed there."), [Some(OnRequest)]);
+        // A ban denied is a yes: alone, or on the landlord's consent.
+        assert_eq!(status("Katzen sind in der Wohnung nicht ausgeschlossen."), [Some(Allowed)]);
+        assert_eq!(
+            status("Bei einer Katze ist die Haltung hingegen nicht ausgeschlossen, wenn der Vermieter zustimmt."),
+            [Some(OnRequest)]
+        );
+        assert_eq!(status("Cats are not ruled out there."), [Some(Allowed)]);
         assert_eq!(status("Bei einer einzelnen Wohnungskatze lässt er durchaus mit sich reden."), [Some(OnRequest)]);
         assert_eq!(status("A separate approval for a single dog, though, you need not."), [Some(Allowed)]);
         assert_eq!(status("Voraussetzung ist, dass Sie für die Katze eine Haftpflicht nachweisen."), [Some(OnRequest)]);
