@@ -123,7 +123,13 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         }
         let mut clauses = vec![];
         let mut from = 0;
+        // A bullet's short label is the subject of what follows it ("- **Lift:**
+        // there isn't one"): its colon breaks no clause, as in `wording::clauses`.
+        let label_colon = super::wording::LABEL_COLON.captures(trimmed).and_then(|c| c.get(1)).map(|g| g.end());
         for m in CLAUSE_BREAK.find_iter(trimmed) {
+            if Some(m.start()) == label_colon {
+                continue;
+            }
             // A comma or colon between digits belongs to a number ("3,100", "10:00").
             let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
             if digit(trimmed[..m.start()].chars().next_back()) && digit(trimmed[m.end()..].chars().next()) {

@@ -440,9 +440,15 @@ fn answers(folded: &str) -> bool {
 /// Restaurantempfehlung für Köln", "You'd like to know whether …"): the
 /// customer's words, not a claim.
 static RESTATED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(sie (suchen|fragen|mochten (wissen|gern wissen)|wollen wissen|interessieren sich)|you('re| are) (looking for|asking)|you('d| would) like to know|you want to know|you asked)\b")
+    Regex::new(r"^(sie (suchen|fragen|mochten (wissen|gern wissen)|mochten (\w+ ){0,4}(besichtigen|anschauen|ansehen|mieten)|wollen wissen|interessieren sich)|you('re| are) (looking for|asking)|you('d| would) like to (know|view|see|book|visit|arrange|rent)|you want to (know|view|see|book|visit|rent)|you asked)\b")
         .expect("valid pattern")
 });
+
+/// Whether a sentence (folded) restates the customer's request or question
+/// rather than stating anything of its own.
+pub fn restates_request(folded: &str) -> bool {
+    RESTATED.is_match(folded.trim_start())
+}
 
 pub(super) fn role(folded: &str, question: bool) -> SentenceRole {
     if question || RESTATED.is_match(folded.trim_start()) {

@@ -14,8 +14,10 @@
 //!   runs forward to the end of its clause, so "estimated at 18,000 EUR and
 //!   not yet final" still conveys the estimate.
 //! - A `must_not` statement counts unless it is a question or negated the same
-//!   way ("doesn't come with free parking" claims no free parking), and a
-//!   `must_not` hit overrides a `must` hit in the same clause.
+//!   way ("doesn't come with free parking" claims no free parking), or a
+//!   restatement of the customer's request ("You'd like to view HH-1099 on
+//!   Saturday and asked me to confirm it"), and a `must_not` hit overrides a
+//!   `must` hit in the same clause.
 //! - Beyond the patterns, each item's own text is matched by meaning
 //!   ([`super::meaning`]); a match only in a sentence that grounding flags,
 //!   or only a partial one, leaves the item *undecided* (not passed).
@@ -249,7 +251,10 @@ impl RuleJudge {
             .map(|s| {
                 let folded = crate::fold::plain(&s.text);
                 Sentence {
-                    question: s.question || SUPPOSES.is_match(&folded) || REPORTS.is_match(&folded),
+                    question: s.question
+                        || SUPPOSES.is_match(&folded)
+                        || REPORTS.is_match(&folded)
+                        || crate::grounding::restates_request(&folded),
                     ..s.clone()
                 }
             })
