@@ -34,18 +34,19 @@ use regex::Regex;
 
 use super::evidence::Evidence;
 use super::figure_checks::{check_counts, check_figures};
-use super::polarity::{polarity, Polarity};
+use super::polarity::polarity;
 use super::quotes::{body, verbatim};
+use super::record_clauses::{ev_clauses, EvClause};
 use super::terms::{shared, terms, vocabulary, Term};
 use super::text::{own_text, sentences};
 use super::wording::{
-    clauses, role, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, HANDOFF, HEDGE, INDIRECT_QUESTION, MAY_NOT,
-    META_CLAUSE, NEED, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, SUGGESTS, THANKS, VERB,
+    clauses, role, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, DOG_OR_CAT, EXCLUSIVE, HANDOFF, INDIRECT_QUESTION,
+    MAY_NOT, NEED, OFFER_TO_ASK, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, SMALL_ANIMALS, SUGGESTS,
+    THANKS, VERB,
 };
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
 
-/// A clause that opens with a condition ("If heating is included, …").
 /// "one of them", "eine davon": a statement about some listing of those
 /// named, not about each.
 static ONE_OF: LazyLock<Regex> = LazyLock::new(|| {
@@ -57,9 +58,6 @@ static ONE_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// isn't entirely clear to me" doubts the lift, it sets no condition.
 static CONDITION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(if|unless|once|wenn|falls|sobald)\b").expect("valid pattern"));
-
-static OPENING_IF: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\W*(if|unless|once|wenn|falls|sofern|sobald)\b").expect("valid pattern"));
 
 /// The landlord or owner, in both languages (folded text).
 static LANDLORD: LazyLock<Regex> =
@@ -78,73 +76,6 @@ fn denial_meets(clause: &str, other: &[Term]) -> bool {
     let targets: Vec<Term> =
         DENIED_NOUN.captures_iter(&plain(clause)).flat_map(|c| terms(c.get(2).map_or("", |m| m.as_str()))).collect();
     targets.is_empty() || shared(&targets, &vocabulary(other)) > 0
-}
-
-/// One clause of the evidence, analysed once per check.
-struct EvClause {
-    source: String,
-    listing: Option<String>,
-    /// The clause itself (the reason quotes it).
-    clause: String,
-    terms: Vec<Term>,
-    polarity: Polarity,
-    hedged: bool,
-    /// A record field that lists values (features, city, …): no polarity to compare.
-    listish: bool,
-}
-
-fn ev_clauses(evidence: &Evidence) -> Vec<EvClause> {
-    let mut out = vec![];
-    for p in &evidence.passages {
-        for sentence in crate::chunk::split_sentences(&p.text) {
-            let parts = clauses(&sentence);
-            // A comma may list ("not charged any fee for viewings, documents
-            // or the rental contract") rather than start a clause: the whole
-            // sentence is a second reading, so a reply that agrees with it is
-            // never called a contradiction of one of its list items.
-            // (Only where the sentence says nothing of inclusion: "not
-            // included and billed separately" mixes both kinds of word, and
-            // its clauses read it better than the whole.)
-            let listed = parts.len() > 1;
-            // "If heating is included, the heating costs are billed …": the
-            // clauses after an opening condition state no fact either.
-            // ("Each listing says whether …" opens with an indirect question, not a condition.)
-            let opens_with_condition = parts.first().is_some_and(|(_, c)| OPENING_IF.is_match(&plain(c)));
-            let whole = (listed && polarity(&PARENS.replace_all(&sentence, " ")).included.is_none())
-                .then_some((false, sentence.as_str()));
-            for (_, c) in parts.into_iter().chain(whole) {
-                if META_CLAUSE.is_match(&plain(c)) {
-                    continue;
-                }
-                let t = terms(c);
-                // One word split off a list ("Dogs | and cats are possible on
-                // request") states nothing; the whole sentence reads it.
-                if t.is_empty() || (listed && t.len() < 2 && c != sentence.as_str()) {
-                    continue;
-                }
-                // Nor does a noun phrase split off a list ("a back office"):
-                // without a verb or a polarity word it asserts nothing to contradict.
-                let pol = polarity(&PARENS.replace_all(c, " "));
-                if listed
-                    && !(pol.negated || pol.included.is_some() || pol.qualified || pol.permits)
-                    && !VERB.is_match(&plain(c))
-                {
-                    continue;
-                }
-                let field = p.source.rsplit_once('.').map(|(_, f)| f).filter(|f| !f.contains(' '));
-                out.push(EvClause {
-                    source: p.source.clone(),
-                    listing: p.listing.clone(),
-                    clause: c.to_owned(),
-                    terms: t,
-                    polarity: Polarity { conditional: pol.conditional || opens_with_condition, ..pol },
-                    hedged: HEDGE.is_match(&plain(c)),
-                    listish: field.is_some_and(|f| f != "petsAllowed"),
-                });
-            }
-        }
-    }
-    out
 }
 
 /// Whether two clauses speak of the same thing: two shared terms, or one
@@ -363,6 +294,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::figure_checks::check_quantities(&body, evidence, &known_numbers, &customer_text, &mut push);
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
+            super::uses::check_residential_use(&body, evidence, &mut push);
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
             super::covers::check_covers(&body, &own, evidence, &cover_items, &mut push);
             super::triggers::check_triggers(&body, evidence, &customer_text, &mut push);
@@ -489,6 +421,14 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         .filter(|e| p.permits || same_subject(&ct, &e.terms) || inclusion_of(e))
                         // An all-inclusive rent and a cold rent are different figures.
                         .filter(|e| !rent_kinds_differ(&plain(c), &plain(&e.clause)))
+                        // "for business use only" agrees with "not approved for residential use".
+                        .filter(|e| !(EXCLUSIVE.is_match(&plain(c)) && !p.negated && e.polarity.negated))
+                        // A clause of a sentence about small animals that names no dog or cat.
+                        .filter(|e| {
+                            let about_pets =
+                                e.source.ends_with(".petsAllowed") || DOG_OR_CAT.is_match(&plain(&e.clause));
+                            !(about_pets && SMALL_ANIMALS.is_match(&plain(&body)) && !DOG_OR_CAT.is_match(&plain(c)))
+                        })
                         .filter(|e| {
                             // "on the fifth floor with no lift" does not deny the fifth floor.
                             (!p.negated || e.polarity.negated || denial_meets(c, &e.terms))
@@ -527,7 +467,10 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     // A yes that drops the records' condition, or adds one they do not have.
                     let conclusive = conclusive || CONCLUDES.is_match(&plain(c));
                     let qualified = p.qualified || (!conclusive && sentence_qualified);
-                    if !qualified && same.iter().all(|e| e.polarity.qualified && !e.polarity.negated) {
+                    // "Wir können die Frage für Ihre Katze gern stellen" is the request route itself.
+                    let offers_to_ask = OFFER_TO_ASK.is_match(&plain(c));
+                    if !qualified && !offers_to_ask && same.iter().all(|e| e.polarity.qualified && !e.polarity.negated)
+                    {
                         push(
                             FindingKind::Contradicted,
                             format!("“{}” drops the condition of [{}]: “{}”", c.trim(), first.source, first.clause),

@@ -35,10 +35,12 @@ pub mod numbers;
 mod pets;
 pub mod polarity;
 mod quotes;
+mod record_clauses;
 mod spelled;
 pub mod terms;
 pub mod text;
 mod triggers;
+mod uses;
 mod wording;
 
 use serde::{Deserialize, Serialize};

@@ -466,6 +466,34 @@ pub(super) fn role(folded: &str, question: bool) -> SentenceRole {
     }
 }
 
+/// An exclusive yes ("for business use only", "ausschließlich gewerblich"):
+/// it implies the other uses' no, so a record clause that denies one of
+/// them ("not approved for residential use") agrees with it.
+pub(super) static EXCLUSIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(only|solely|exclusively|purely|strictly|nur|ausschliesslich|rein|lediglich)\b")
+        .expect("valid pattern")
+});
+
+/// The agency offering to ask the landlord ("Wir können die Frage für Ihre
+/// Katze gern stellen", "we can put the request to the landlord"): the
+/// request route itself, not a permission that drops its condition.
+pub(super) static OFFER_TO_ASK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(wir|ich) (konnen|kann|konnten|konnte|werden|werde)\b.{0,50}\b(frage|anfrage|anfragen|nachfragen|erfragen|klaren|stellen)\b|\b(we|i)( can| could| will|'ll)\b.{0,40}\b(ask|request|check with|put (the|your|a) (question|request))\b")
+        .expect("valid pattern")
+});
+
+/// Small animals named as a sentence's subject ("Kleintiere in Käfig oder
+/// Aquarium, etwa Hamster oder Fische, wären … erlaubt"): a clause split off
+/// by the commas of the list speaks of them, not of dogs and cats.
+pub(super) static SMALL_ANIMALS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(small animals?|kleintier\w*|hamster\w*|fische?|fish|budgies?|wellensittich\w*|meerschweinchen|kaninchen|rabbits?|guinea pigs?)\b")
+        .expect("valid pattern")
+});
+
+/// Dogs and cats by name (folded text).
+pub(super) static DOG_OR_CAT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(dogs?|cats?|puppy|kitten|hund\w*|katze\w*|kater)\b").expect("valid pattern"));
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,8 @@
 //! route compares terms and polarity, so each idiom here gets its explicit
 //! wording appended as a clause of its own; the reply's words stay, and only
 //! `must` items are matched against the result (a `must_not` statement is
-//! never made by an idiom's gloss). Source: the wordings of right replies in
+//! never made by an idiom's gloss). A bullet's label answered with a bare
+//! "none" gets "no <label>" the same way. Source: the wordings of right replies in
 //! the dev label splits (`labels/dev*.yaml`), generalised to the idiom.
 
 use std::sync::LazyLock;
@@ -21,7 +22,10 @@ use crate::grounding::text::Sentence;
 /// (idiom, explicit wording), the idiom matched case-insensitively.
 const IDIOMS: &[(&str, &str)] = &[
     (r"\bwalk-?ups?\b", "no lift"),
-    (r"\bstairs (only|all the way)\b|\bonly (by|via|up) the stairs\b|\bby stairs only\b", "no lift"),
+    (
+        r"\b(stairs|staircase|stairway) (only|all the way)\b|\bonly (by|via|up) the (stairs|staircase|stairway)\b|\bby (the )?(stairs|staircase) only\b",
+        "no lift",
+    ),
     (r"\bnur (über die|per|zu fuß über die) treppe\b|\bnur treppen\b", "kein Aufzug"),
     (r"\b(is|are) silent (on|about)\b|\bsays nothing (on|about)\b", "does not state"),
     (r"\bschweigt (sich )?(zu|über)\b|\bsagt nichts (zu|über)\b", "nennt nicht"),
@@ -61,6 +65,13 @@ const IDIOMS: &[(&str, &str)] = &[
     ),
 ];
 
+/// A bullet's label answered with a bare "none" ("- **Lift:** there isn't
+/// one", "Aufzug: keiner"): the value denies the label's thing.
+static LABEL_NONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\W*([a-zäöüß][\wäöüß -]{0,25}?)\W*:\W*(?:(there isn't one|there is none|there's none|none|no|not available|n/a)|(keine?r?s?|nein|gibt es nicht|nicht vorhanden))\b")
+        .expect("valid pattern")
+});
+
 /// A negation inside an idiom's match.
 static NEGATED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(nicht|kein\w*|not|no|never|nie)\b|n't\b").expect("valid pattern"));
@@ -92,6 +103,10 @@ pub fn explicit(sents: &[Sentence]) -> Vec<Sentence> {
                         })
                         .into_owned();
                 }
+            }
+            if let Some(c) = LABEL_NONE.captures(&s.text) {
+                let no = if c.get(3).is_some() { "kein" } else { "no" };
+                text = format!("{text} {no} {}.", &c[1]);
             }
             Sentence { text, question: s.question, clauses: vec![] }
         })
@@ -125,6 +140,13 @@ mod tests {
         assert!(s[0].text.contains("möglich"), "{}", s[0].text);
         let s = explicit(&sentences("Katzen kommen dort nicht in Frage."));
         assert!(!s[0].text.contains("möglich"), "{}", s[0].text);
+        let s = explicit(&sentences("- **Lift:** there isn't one; access is by the staircase only."));
+        assert!(s[0].text.ends_with("no Lift."), "{}", s[0].text);
+        assert!(s[0].text.contains("staircase only, no lift,"), "{}", s[0].text);
+        let s = explicit(&sentences("Aufzug: keiner vorhanden."));
+        assert!(s[0].text.ends_with("kein Aufzug."), "{}", s[0].text);
+        let s = explicit(&sentences("Lift: yes, since 2019."));
+        assert!(!s[0].text.contains("no Lift"), "{}", s[0].text);
         let same = sentences("Heating is included.");
         assert_eq!(explicit(&same)[0].text, same[0].text);
     }

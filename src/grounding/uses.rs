@@ -1,0 +1,109 @@
+//! The use a unit is approved for: a commercial unit whose record rules out
+//! living there, against a reply that makes a place to sleep of it.
+//!
+//! Labelled wrong replies draw that conclusion from true details ("it has
+//! its own staff WC and a small kitchenette, so the back office would do as
+//! a place to stay over on late nights") without the word "live", so no
+//! polarity check meets it: the record says "living there is not
+//! permitted", the reply says staying over "would be workable". Source: the
+//! commercial-unit faults of the dev label splits (`labels/dev*.yaml`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::evidence::Evidence;
+use super::polarity::polarity;
+use super::wording::clauses;
+use super::FindingKind;
+use crate::fold::plain;
+
+/// A record clause about living in the unit (folded text).
+static RESIDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(residential use|residence|living there|live there|wohnnutzung|zum wohnen|wohnzwecke\w*)\b")
+        .expect("valid pattern")
+});
+
+/// Staying in the unit in other words: sleeping, staying over, a bedroom.
+static RESIDE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(stay(ing)? (over|overnight|the night)|overnight|sleep\w*|bedroom|bed|kip|crash|ubernacht\w*|schlaf\w*|wohnen|live|living|zuhause|home)\b")
+        .expect("valid pattern")
+});
+
+/// Words that make it acceptable.
+static ACCEPTABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(would do|will do|workable|fine|okay|ok|possible|no problem|kein problem|moglich|machbar|geht|in ordnung|would work|works|can|could|konnen|kann|konnten|durfen|darf|tolerated|geduldet|allowed|erlaubt|gestattet|welcome)\b")
+        .expect("valid pattern")
+});
+
+/// Flags a claim sentence (`body`, original text) that makes the unit a
+/// place to live or sleep when a record in the evidence rules out living
+/// there.
+pub(super) fn check_residential_use(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    // Most sentences speak of no stay at all: the records are read only for those that do.
+    if !RESIDE.is_match(&plain(body)) {
+        return;
+    }
+    let Some(record) = evidence.passages.iter().find(|p| {
+        // Clause by clause: "not approved for residential use, and living
+        // there is not permitted" holds two denials, not a double negation.
+        crate::chunk::split_sentences(&p.text).iter().any(|s| {
+            clauses(s).iter().any(|(_, c)| {
+                let f = plain(c);
+                RESIDENTIAL.is_match(&f) && polarity(&f).negated
+            })
+        })
+    }) else {
+        return;
+    };
+    // Clause by clause, and the whole sentence when no clause of it denies
+    // ("as a bedroom now and then would be a workable arrangement" splits
+    // the stay from its verdict at "and").
+    let parts = clauses(body);
+    let denies = parts.iter().any(|(_, c)| polarity(&plain(c)).negated);
+    let whole = (!denies).then_some((false, body));
+    for (_, c) in parts.into_iter().chain(whole) {
+        let f = plain(c);
+        let p = polarity(&f);
+        if p.negated || p.conditional || !RESIDE.is_match(&f) || !ACCEPTABLE.is_match(&f) {
+            continue;
+        }
+        push(
+            FindingKind::Contradicted,
+            format!("“{}” makes a place to live of a unit that [{}] rules out for living", c.trim(), record.source),
+            Some(record.source.clone()),
+        );
+        return;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings(body: &str) -> usize {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "B-2003", "title": "Shop", "city": "Berlin", "district": "Kreuzberg",
+            "description": "The unit is approved for commercial use only. The unit is not approved for residential use, and living there is not permitted.",
+            "price": 2400.0, "priceUnit": "EUR/month", "livingAreaSqm": 96.0, "rooms": 3.0, "floor": 0, "yearBuilt": 1900,
+            "features": [], "petsAllowed": "no"}));
+        let mut n = 0;
+        check_residential_use(body, &e, &mut |_, _, _| n += 1);
+        n
+    }
+
+    #[test]
+    fn a_place_to_sleep_in_a_commercial_unit_contradicts_its_record() {
+        assert_eq!(findings("The back office would do as a place to stay over on the nights you work late."), 1);
+        assert_eq!(findings("Using the back office as a bedroom now and then would be a workable arrangement."), 1);
+        assert_eq!(findings("Im Büro zu übernachten wäre in Ausnahmefällen möglich."), 1);
+        assert_eq!(findings("Living there is not permitted, not even in the back office."), 0);
+        assert_eq!(findings("You can't sleep there either."), 0);
+        assert_eq!(findings("If you need a home as well, I can search our flats."), 0);
+        assert_eq!(findings("The unit has a back office and a storage room."), 0);
+    }
+}
