@@ -221,7 +221,13 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         let in_scope =
             |c: &&EvClause| c.listing.as_ref().is_none_or(|l| scope.is_empty() || scope.iter().any(|s| s == l));
         let folded_clauses = clauses(&folded);
-        let role = if verbatim(text, &folded_passages) { SentenceRole::Quote } else { role(&folded, s.question) };
+        let role = if verbatim(text, &folded_passages) {
+            SentenceRole::Quote
+        } else if signature(&folded, &previous) {
+            SentenceRole::Courtesy
+        } else {
+            role(&folded, s.question)
+        };
         let mut findings = vec![];
         let mut push = |kind: FindingKind, reason: String, source: Option<String>| {
             // Two checks that find the same fault against the same passage report it once.
@@ -331,7 +337,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 // mentions ("hot water is metered and charged on top"): the
                 // subject may sit in another clause, so the whole sentence is read.
                 let whole = polarity(&PARENS.replace_all(&folded, " "));
-                if whole.included.is_some() && !whole.conditional {
+                // "Diese Kosten sollten Sie zusätzlich einplanen": a demonstrative
+                // subject is what the sentence before named.
+                if whole.included.is_some() && !whole.conditional && !DEMONSTRATIVE_SUBJECT.is_match(&folded) {
                     let subject: Vec<Term> =
                         focus(&sentence_terms).into_iter().filter(|t| !GENERIC.contains(&t[0])).collect();
                     let in_scope_vocabulary: BTreeSet<&str> = evc
@@ -505,6 +513,27 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         out.sentences.push(SentenceCheck { index: i + 1, text: text.to_owned(), role, support, findings });
     }
     out
+}
+
+/// A subject that points back to the sentence before ("Diese Kosten …",
+/// "These costs …", "Das …").
+static DEMONSTRATIVE_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\W*(diese[nrs]?|these|those|this|that|das|dies)\b( (costs?|kosten|betrag|amount|charges?|gebuhr\w*))?\b",
+    )
+    .expect("valid pattern")
+});
+
+/// A letter's closing salutation ("Mit freundlichen Grüßen", "Kind regards").
+static CLOSING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(mit freundlichen grussen|freundliche grusse|viele grusse|beste grusse|herzliche grusse|liebe grusse|kind regards|best regards|warm regards|regards|best wishes|yours sincerely|sincerely|yours faithfully|cheers)\W*$")
+        .expect("valid pattern")
+});
+
+/// The signature under a closing salutation ("Ihr Immobilien-Assistent"):
+/// a name or a title of at most four words, no claim.
+fn signature(folded: &str, previous: &str) -> bool {
+    CLOSING.is_match(&plain(previous)) && folded.split_whitespace().count() <= 4 && !VERB.is_match(folded)
 }
 
 /// A cold rent (Kaltmiete) and an all-inclusive rent (Warmmiete,

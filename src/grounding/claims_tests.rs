@@ -590,4 +590,25 @@ mod agreement_tests {
         );
         assert!(g.findings().all(|f| f.kind != FindingKind::Contradicted), "{g:#?}");
     }
+
+    /// A letter's signature is courtesy; a sentence whose subject points
+    /// back ("Diese Kosten …") speaks of what the sentence before named.
+    #[test]
+    fn a_signature_and_a_demonstrative_subject_claim_nothing_new() {
+        let g = check(
+            "Eine Restaurantempfehlung kann ich Ihnen leider nicht geben.\nMit freundlichen Grüßen\nIhr Immobilien-Assistent",
+            &Evidence::default(),
+            &["Welches Restaurant empfehlen Sie?"],
+            0,
+        );
+        assert!(g.is_clean(), "{g:#?}");
+        let house = record("HH-1003", "Utilities (Nebenkosten) are an additional 290 EUR per month, heating not included. The house is heated by an air-source heat pump; tenants pay its electricity directly to the supplier.", "yes");
+        let g = check(
+            "Den Strom für die Wärmepumpe zahlen Sie direkt an den Versorger. Diese Kosten sollten Sie also zusätzlich zu den 290 EUR einplanen.",
+            &house,
+            &["Sind die Heizkosten enthalten?"],
+            0,
+        );
+        assert!(g.findings().all(|f| f.kind != FindingKind::Unsupported), "{g:#?}");
+    }
 }
