@@ -108,7 +108,7 @@ pub(super) fn check_acts<'s>(
             if !p.negated && LANDLORD_SAID.is_match(c) {
                 push(
                     FindingKind::Unsupported,
-                    "reports what the landlord told the agency; no record says so".into(),
+                    "reports what the landlord or the agency's staff said; no record says so".into(),
                     None,
                 );
                 break;

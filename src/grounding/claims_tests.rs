@@ -471,6 +471,10 @@ mod commitment_tests {
         assert!(g.findings().any(|f| f.kind == FindingKind::Contradicted), "{g:#?}");
         let g = said("The levy for M-3001 is estimated at 18,000 EUR [M-3001]. The figure is not final yet.");
         assert!(g.is_clean(), "{g:#?}");
+        let g = said("**Special levy:** estimated at 18,000 EUR [M-3001].\n**Status:** this is the final figure set by the owners' association.");
+        assert!(g.findings().any(|f| f.kind == FindingKind::Contradicted), "{g:#?}");
+        let g = said("The levy is estimated at 18,000 EUR [M-3001]. This is not the final figure.");
+        assert!(g.is_clean(), "{g:#?}");
     }
 
     /// "depending on", "je nach" turn a stated rule into a maybe; "before

@@ -226,7 +226,7 @@ static RECORD_ESTIMATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 /// has since been confirmed, so the figure is now final", "settled in
 /// substance, so it won't move", "der Betrag steht inzwischen fest").
 static FINALISED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"\b(now|since|already|inzwischen|mittlerweile|bereits|schon|jetzt|nun)\b (\w+ ){0,2}(final|fixed|confirmed|settled|binding|definite|endgultig|festgelegt|festgesetzt|verbindlich|bestatigt|beschlossen|fest)\b|\b(won'?t|will not|isn'?t going to|is not going to) (move|change|go up|go down|rise)\b|\b(andert|bewegt) sich (daran |da )?(nicht|nichts) mehr\b|\bsettled in substance\b|\bsteht (\w+ ){0,2}fest\b")
+    regex::Regex::new(r"\b(now|since|already|inzwischen|mittlerweile|bereits|schon|jetzt|nun)\b (\w+ ){0,2}(final|fixed|confirmed|settled|binding|definite|endgultig|festgelegt|festgesetzt|verbindlich|bestatigt|beschlossen|fest)\b|\b(won'?t|will not|isn'?t going to|is not going to) (move|change|go up|go down|rise)\b|\b(andert|bewegt) sich (daran |da )?(nicht|nichts) mehr\b|\bsettled in substance\b|\bsteht (\w+ ){0,2}fest\b|\b(is|ist) (the|die|der|das) (final|definitive|binding|fixed|endgultige|verbindliche|feste)\b")
         .expect("valid pattern")
 });
 /// Words that make a sentence speak of an amount.
