@@ -63,6 +63,12 @@ static FEATURES: LazyLock<Vec<Feature>> = LazyLock::new(|| {
             r"\b(bicycle (storage|room|cellar|shed)|bike (room|storage|shed)|fahrradkeller|fahrradraum|fahrradabstell\w*)\b",
         ),
         feature("underfloor heating", &["underfloor-heating"], r"\b(underfloor heating|fussbodenheizung)\b"),
+        // No record lists a connection: a reply that says the record has one invents it.
+        feature(
+            "an internet connection",
+            &["internet", "broadband", "fibre", "cable"],
+            r"\b(cable (internet|connection|tv|socket)|fibre|fiber|glasfaser\w*|kabelanschluss\w*|kabel-?internet|broadband connection|dsl)\b",
+        ),
     ]
 });
 
@@ -398,6 +404,10 @@ mod tests {
         assert!(findings("It has energy class A.", "").is_empty());
         // A feature a policy names is read only beside a listing id.
         assert!(findings("Utilities cover the upkeep of a garden.", "").is_empty());
+        // No record lists a connection type.
+        assert_eq!(findings("The record notes a cable internet connection in the flat.", "")[0].0, Unsupported);
+        assert!(findings("The record doesn't say whether there is fibre.", "").is_empty());
+        assert!(findings("The listing says nothing about the internet connection.", "").is_empty());
     }
 
     #[test]

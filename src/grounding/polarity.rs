@@ -25,7 +25,7 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -182,6 +182,7 @@ mod tests {
             "pets are no longer allowed",
             "subletting is excluded",
             "Untervermietung ist ausgeschlossen",
+            "Eine Anmietung mit WBS ist unmöglich",
             "In B-2001 dürfen weder Hunde noch Katzen gehalten werden",
             "neither dogs nor cats are allowed",
             "Eine jährliche Abrechnung entfällt",
@@ -207,6 +208,7 @@ mod tests {
             "the deposit is returned without delay",
             "Ihre Katze ist dort kein Problem",
             "Katzen sind dort nicht verboten",
+            "Eine Anmietung mit WBS ist nicht unmöglich",
             "dogs are not only allowed but welcome",
             "um einen Wohnberechtigungsschein kommen Sie nicht herum",
             "Ihre Katze kann einziehen, ohne dass der Vermieter zustimmen muss",
