@@ -373,10 +373,16 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         pp.qualified && !(pp.negated && NEED.is_match(&plain(pc)))
                     })
                 };
-                for (conclusive, c) in clauses(&body) {
+                let body_clauses = clauses(&body);
+                for (k, &(conclusive, c)) in body_clauses.iter().enumerate() {
                     let ct = terms(c);
                     let outer = PARENS.replace_all(c, " ");
                     let p = polarity(&outer);
+                    // "In B-2001 sind Hunde | und Katzen nicht erlaubt": the first
+                    // conjunct shares the denial that closes the second.
+                    if !p.negated && body_clauses.get(k + 1).is_some_and(|(_, n)| shares_denial(&body, c, n)) {
+                        continue;
+                    }
                     // One content word states nothing to contradict ("als Mieterin"), unless it is denied.
                     if ct.is_empty() || (ct.len() < 2 && !p.negated) {
                         continue;
@@ -514,6 +520,23 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     }
     out
 }
+
+/// Whether `next` (the clause after `clause`, both slices of `body`) is a
+/// second conjunct joined by "und"/"and"/"oder"/"or" whose denial closes
+/// both ("Hunde | und Katzen nicht erlaubt", "dogs | or cats are not allowed").
+fn shares_denial(body: &str, clause: &str, next: &str) -> bool {
+    let offset = |c: &str| (c.as_ptr() as usize).saturating_sub(body.as_ptr() as usize);
+    let between = body.get(offset(clause) + clause.len()..offset(next)).unwrap_or("");
+    matches!(between.trim().to_lowercase().as_str(), "und" | "and" | "oder" | "or" | "sowie")
+        && CONJUNCT_DENIED.is_match(&plain(next))
+}
+
+/// A conjunct of one or two words and its denial ("Katzen nicht erlaubt",
+/// "cats are not allowed").
+static CONJUNCT_DENIED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(\w+ ){1,2}((are|is|sind|ist) )?(not|nicht|no longer|nicht mehr|never|nie)\b")
+        .expect("valid pattern")
+});
 
 /// A subject that points back to the sentence before ("Diese Kosten …",
 /// "These costs …", "Das …").

@@ -583,6 +583,14 @@ mod agreement_tests {
             0,
         );
         assert!(g.findings().all(|f| f.kind != FindingKind::Contradicted), "{g:#?}");
+        // Two conjuncts share the denial that closes the second.
+        let g = check(
+            "Leider nein: In B-2001 sind Hunde und Katzen nicht erlaubt.",
+            &flat,
+            &["Darf ich meine Katze mitbringen?"],
+            0,
+        );
+        assert!(g.is_clean(), "{g:#?}");
         let g = check("In B-2001 sind Katzen erlaubt.", &flat, &["Darf ich meine Katze mitbringen?"], 0);
         assert!(g.findings().any(|f| f.kind == FindingKind::Contradicted), "{g:#?}");
         let on_request = record("B-2002", "Dogs and cats are possible on request.", "on request");

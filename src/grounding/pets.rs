@@ -59,7 +59,7 @@ static OWN_RULES: LazyLock<Regex> = LazyLock::new(|| {
 /// The landlord decides: an approval, a request, a decision, a promise the
 /// assistant cannot give.
 static DECIDES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(on request|upon request|auf anfrage|subject to|approv\w*|consent|permission|agrees?|agreement|zustimm\w*|genehmig\w*|einverst\w*|erlaubnis|einwilligung|case[- ]by[- ]case|individual\w*|einzelfall\w*|decid\w*|decision|entscheid\w*|entscheidung|ask(ing)? (the|your) landlord|request|anfrage|anfragen|nachfrag\w*|mit sich reden|open to|negotiable|verhandel\w*|verhandelbar|promise|versprech\w*|zusag\w*|zusichern|guarantee\w*|garantier\w*|(each|every) (case|request|application)|(jeden|jedem) (fall|einzelnen)|separately|gesondert|einzeln)\b|\b(only|nur)\b.{0,30}\b(ok|okay|yes|ja|zusage|go-ahead)\b")
+    Regex::new(r"\b(on request|upon request|auf anfrage|subject to|approv\w*|consent|permission|agrees?|agreement|zustimm\w*|genehmig\w*|einverst\w*|erlaubnis|einwilligung|case[- ]by[- ]case|individual\w*|einzelfall\w*|decid\w*|decision|entscheid\w*|entscheidung|ask(ing)? (the|your) landlord|request|anfrage|anfragen|nachfrag\w*|mit sich reden|open to|negotiable|verhandel\w*|verhandelbar|promise|versprech\w*|zusag\w*|zusichern|guarantee\w*|garantier\w*|(each|every) (case|request|application)|(jeden|jedem) (fall|einzelnen)|separately|gesondert|einzeln)\b|\b(only|nur)\b.{0,30}\b(ok|okay|yes|ja|zusage|go-ahead)\b|\b(at least|zumindest|wenigstens|immerhin) (\w+ )?(possible|moglich|an option|denkbar)\b")
         .expect("valid pattern")
 });
 
@@ -376,6 +376,7 @@ mod tests {
             [Some(OnRequest)]
         );
         assert_eq!(status("Cats are not ruled out there."), [Some(Allowed)]);
+        assert_eq!(status("HH-1001, where a dog is at least possible."), [Some(OnRequest)]);
         assert_eq!(status("Bei einer einzelnen Wohnungskatze lässt er durchaus mit sich reden."), [Some(OnRequest)]);
         assert_eq!(status("A separate approval for a single dog, though, you need not."), [Some(Allowed)]);
         assert_eq!(status("Voraussetzung ist, dass Sie für die Katze eine Haftpflicht nachweisen."), [Some(OnRequest)]);

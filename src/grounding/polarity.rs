@@ -29,7 +29,7 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b")
+    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -219,6 +219,8 @@ mod tests {
 
     #[test]
     fn inclusion_and_its_negation() {
+        assert_eq!(polarity("Bei HH-1003 gehören die Heizkosten nicht zu den Nebenkosten").included, Some(false));
+        assert_eq!(polarity("Die Heizkosten gehören zu den Nebenkosten").included, Some(true));
         assert_eq!(polarity("heating included").included, Some(true));
         assert_eq!(polarity("Heating is not part of that amount").included, Some(false));
         assert_eq!(polarity("parking is already part of the rent").included, Some(true));

@@ -27,6 +27,14 @@ pub const MUST_UNDECIDED: f64 = 0.4;
 /// A `must_not` statement is made by meaning from this similarity on.
 pub const MUST_NOT_STATED: f64 = 0.75;
 
+/// An item that claims an unconditional yes ("die Katze sei einfach
+/// erlaubt", "simply allowed"): a sentence clause with a qualification
+/// ("nur auf Anfrage") does not say it.
+static PLAINLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(einfach|simply|just|plainly|outright|ohne weiteres|automatisch|automatically|without (any )?condition\w*|bedingungslos|unconditional\w*)\b")
+        .expect("valid pattern")
+});
+
 /// An item's text, analysed.
 #[derive(Debug, Clone)]
 pub struct ItemMeaning {
@@ -248,11 +256,16 @@ pub fn best_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMatch
         let pair = item
             .clauses
             .iter()
-            .flat_map(|(it, ip)| sent_clauses.iter().map(move |(stt, sp)| (shared(it, &vocabulary(stt)), ip, sp)))
-            .max_by_key(|(n, _, _)| *n);
-        if let Some((n, ip, sp)) = pair {
+            .zip(&item.clause_texts)
+            .flat_map(|((it, ip), text)| {
+                sent_clauses.iter().map(move |(stt, sp)| (shared(it, &vocabulary(stt)), ip, sp, text))
+            })
+            .max_by_key(|(n, _, _, _)| *n);
+        if let Some((n, ip, sp, text)) = pair {
             if n > 0 {
-                polarity_agrees = !ip.disagrees(sp);
+                // "die Katze sei einfach erlaubt" is not said by "nur auf Anfrage möglich".
+                let plainly = PLAINLY.is_match(&crate::fold::plain(text)) && !ip.qualified;
+                polarity_agrees = !ip.disagrees(sp) && !(plainly && sp.qualified);
             }
         }
         // The item's figure may sit in another sentence of the reply ("K-4002
@@ -339,6 +352,16 @@ mod tests {
     fn conveys(item: &str, reply: &str) -> bool {
         let m = best_match(&ItemMeaning::new(item), &sentences(reply));
         m.is_some_and(|m| m.similarity >= MUST_CONVEYED && m.polarity_agrees && m.figures_agree)
+    }
+
+    /// An item that claims a plain yes is not said by a qualified one.
+    #[test]
+    fn a_plain_yes_is_not_said_by_a_qualified_one() {
+        let item = "Sagt, die Katze sei einfach erlaubt";
+        let m = best_match(&ItemMeaning::new(item), &sentences("Bei B-2002 sind Katzen nur auf Anfrage erlaubt."));
+        assert!(m.is_some_and(|m| !m.polarity_agrees));
+        let m = best_match(&ItemMeaning::new(item), &sentences("Bei B-2002 ist Ihre Katze einfach erlaubt."));
+        assert!(m.is_some_and(|m| m.polarity_agrees));
     }
 
     #[test]
