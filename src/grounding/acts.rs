@@ -11,8 +11,8 @@ use regex::Regex;
 
 use super::polarity::polarity;
 use super::wording::{
-    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_SAID,
-    LANDLORD_WILL, PLACE, RELATIVE_DAY, REPLY_HEDGE, SELF, STATUS, STREET, TIME,
+    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_NO_REFUSAL,
+    LANDLORD_SAID, LANDLORD_WILL, PLACE, RELATIVE_DAY, REPLY_HEDGE, SELF, STATUS, STREET, TIME,
 };
 use super::{FindingKind, SentenceRole};
 use crate::fold::plain;
@@ -88,6 +88,16 @@ pub(super) fn check_acts<'s>(
     // lack: also in a sentence that reports a hand-off ("the landlord has let us
     // know that 2,800 EUR works, so the colleague only sorts out the paperwork").
     if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
+        // "Dass der Vermieter 1.100 € ablehnt, ist nicht zu erwarten": a refusal
+        // ruled out foretells the yes, hedged or not, across the sentence's clauses.
+        if LANDLORD_NO_REFUSAL.is_match(folded) && !WHETHER.is_match(folded) {
+            push(
+                FindingKind::Commitment,
+                "foretells that the landlord will not refuse, which only the landlord can say".into(),
+                None,
+            );
+            return;
+        }
         for &(_, c) in folded_clauses {
             let p = polarity(c);
             // "If you commit to a longer lease, the landlord will go down to 2,800 EUR"

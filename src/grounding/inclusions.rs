@@ -117,6 +117,13 @@ fn status(folded: &str) -> Option<bool> {
     SEPARATE.is_match(folded).then_some(p.negated)
 }
 
+/// A clause of a few words closed by its denial ("das Internet allerdings
+/// nicht", "but not the electricity").
+static ELLIPTIC_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*((but |aber |jedoch )?(not|nicht) (the |das |die |der )?\w+( \w+)?|(the |das |die |der )?\w+( \w+)? ((allerdings|aber|jedoch|however|though) )?(not|nicht))\W*$")
+        .expect("valid pattern")
+});
+
 /// One statement about one cost: the costs a clause names, with the clause's
 /// status, and the figures the clause gives.
 struct Said {
@@ -154,6 +161,17 @@ fn read(sentence: &str) -> Vec<Said> {
     for i in (0..out.len()).rev() {
         if out[i].included.is_none() && !VERB.is_match(&out[i].folded) {
             out[i].included = out.get(i + 1).and_then(|n| n.included);
+        }
+    }
+    // "…, heating and electricity are included, das Internet allerdings nicht":
+    // a short clause that only denies takes the opposite of the clause before.
+    for i in 1..out.len() {
+        let elliptic = out[i].included.is_none()
+            && !VERB.is_match(&out[i].folded)
+            && ELLIPTIC_DENIAL.is_match(&out[i].folded)
+            && !out[i].costs.is_empty();
+        if elliptic {
+            out[i].included = out[i - 1].included.map(|v| !v);
         }
     }
     for i in 1..out.len() {
@@ -365,5 +383,21 @@ mod tests {
             1
         );
         assert_eq!(findings("Parking is listed at an extra 95 EUR per month, and that is on top of the cold rent."), 0);
+    }
+
+    #[test]
+    fn a_clause_that_only_denies_takes_the_opposite_of_the_one_before() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "K-4001", "description": "The rent is an all-inclusive rent (Warmmiete, also Pauschalmiete) of 1,350 EUR per month. Utilities, heating, electricity and internet are all included in the rent."}));
+        let findings = |body: &str| {
+            let mut n = 0;
+            check_inclusions(body, &["K-4001".to_owned()], &e, &std::cell::OnceCell::new(), &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(findings("Heizung, Strom und die übrigen Nebenkosten sind in der Pauschale enthalten, das Internet allerdings nicht."), 1);
+        assert_eq!(
+            findings("Heizung, Strom, Internet und die übrigen Nebenkosten sind in der Pauschale enthalten."),
+            0
+        );
     }
 }
