@@ -581,5 +581,8 @@ fn customer_covers(t: &[Term], customer: &[Term]) -> bool {
 }
 
 #[cfg(test)]
+#[path = "claims_agreement_tests.rs"]
+mod agreement_tests;
+#[cfg(test)]
 #[path = "claims_tests.rs"]
 mod claims_tests;

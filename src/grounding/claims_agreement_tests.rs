@@ -1,0 +1,74 @@
+//! Tests of the sentence-by-sentence grounding (`claims`) where a reply agrees with its
+//! record in other words: exclusive uses, small animals, offers to ask, conjuncts,
+//! signatures and demonstrative subjects.
+use super::*;
+
+fn record(id: &str, description: &str, pets: &str) -> Evidence {
+    let mut e = Evidence::default();
+    e.add_tool_result(&serde_json::json!({"id": id, "title": "Unit", "city": "Berlin", "district": "Mitte",
+        "description": description, "price": 1280.0, "priceUnit": "EUR/month", "livingAreaSqm": 60.0, "rooms": 2.0,
+        "floor": 1, "yearBuilt": 1990, "features": [], "petsAllowed": pets}));
+    e
+}
+
+/// An exclusive yes implies the other uses' no; a clause about small
+/// animals is not one about dogs and cats; the agency offering to ask
+/// is the request route, not a yes without its condition.
+#[test]
+fn only_small_animals_and_an_offer_to_ask_agree_with_the_record() {
+    let shop = record("B-2003", "The unit is approved for commercial use only. The unit is not approved for residential use, and living there is not permitted.", "no");
+    for reply in [
+        "Unfortunately not – B-2003 is licensed for business use only, so you aren't allowed to live there [B-2003].",
+        "It isn't approved as a residence, and living there is not permitted [B-2003].",
+    ] {
+        let g = check(reply, &shop, &["Can I live in B-2003?"], 0);
+        assert!(g.is_clean(), "{reply}: {g:#?}");
+    }
+    let flat = record("B-2001", "Dogs and cats are not allowed in the flat.", "no");
+    let g = check(
+        "Kleintiere in Käfig oder Aquarium, etwa Hamster oder Fische, wären dagegen grundsätzlich ohne Rückfrage erlaubt.",
+        &flat,
+        &["Darf ich meine Katze mitbringen?"],
+        0,
+    );
+    assert!(g.findings().all(|f| f.kind != FindingKind::Contradicted), "{g:#?}");
+    // Two conjuncts share the denial that closes the second.
+    let g = check(
+        "Leider nein: In B-2001 sind Hunde und Katzen nicht erlaubt.",
+        &flat,
+        &["Darf ich meine Katze mitbringen?"],
+        0,
+    );
+    assert!(g.is_clean(), "{g:#?}");
+    let g = check("In B-2001 sind Katzen erlaubt.", &flat, &["Darf ich meine Katze mitbringen?"], 0);
+    assert!(g.findings().any(|f| f.kind == FindingKind::Contradicted), "{g:#?}");
+    let on_request = record("B-2002", "Dogs and cats are possible on request.", "on request");
+    let g = check(
+        "Wir können die Frage für Ihre kleine Katze gern stellen.",
+        &on_request,
+        &["Darf ich meine Katze mitbringen?"],
+        0,
+    );
+    assert!(g.findings().all(|f| f.kind != FindingKind::Contradicted), "{g:#?}");
+}
+
+/// A letter's signature is courtesy; a sentence whose subject points
+/// back ("Diese Kosten …") speaks of what the sentence before named.
+#[test]
+fn a_signature_and_a_demonstrative_subject_claim_nothing_new() {
+    let g = check(
+        "Eine Restaurantempfehlung kann ich Ihnen leider nicht geben.\nMit freundlichen Grüßen\nIhr Immobilien-Assistent",
+        &Evidence::default(),
+        &["Welches Restaurant empfehlen Sie?"],
+        0,
+    );
+    assert!(g.is_clean(), "{g:#?}");
+    let house = record("HH-1003", "Utilities (Nebenkosten) are an additional 290 EUR per month, heating not included. The house is heated by an air-source heat pump; tenants pay its electricity directly to the supplier.", "yes");
+    let g = check(
+        "Den Strom für die Wärmepumpe zahlen Sie direkt an den Versorger. Diese Kosten sollten Sie also zusätzlich zu den 290 EUR einplanen.",
+        &house,
+        &["Sind die Heizkosten enthalten?"],
+        0,
+    );
+    assert!(g.findings().all(|f| f.kind != FindingKind::Unsupported), "{g:#?}");
+}

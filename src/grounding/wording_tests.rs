@@ -1,0 +1,100 @@
+//! Tests of the word lists and clause splitting (`wording`).
+use super::*;
+
+#[test]
+fn a_negation_at_the_clause_end_stays_with_its_clause() {
+    let c: Vec<&str> = clauses("Einen WBS brauchen Sie für diese Wohnung, anders als der Titel vermuten lässt, nicht")
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(c, ["Einen WBS brauchen Sie für diese Wohnung, anders als der Titel vermuten lässt, nicht"]);
+    let c: Vec<&str> = clauses(
+        "Einen Wohnberechtigungsschein benötigen Sie, anders als bei vielen Wohnungen, für die Anmietung von B-2002 nicht.",
+    )
+    .into_iter()
+    .map(|(_, t)| t)
+    .collect();
+    assert_eq!(c.len(), 1, "{c:?}");
+    let c: Vec<&str> = clauses("Heating is included, not electricity").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c, ["Heating is included", "not electricity"]);
+    // The clause's own verb after its negation: "…, nicht vorlegen".
+    let c: Vec<&str> = clauses(
+        "Einen Wohnberechtigungsschein müssen Sie für die Anmietung, anders als bei vielen Wohnungen im Bezirk, nicht vorlegen.",
+    )
+    .into_iter()
+    .map(|(_, t)| t)
+    .collect();
+    assert_eq!(c.len(), 1, "{c:?}");
+    // A noun after "nicht" is a clause of its own ("not electricity" above).
+    let c: Vec<&str> = clauses("Hunde sind erlaubt, nicht Katzen").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c, ["Hunde sind erlaubt", "nicht Katzen"]);
+}
+
+#[test]
+fn settled_slots_told_landlords_and_prepared_contracts_are_commitments() {
+    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(c("Donnerstagabends finden die Besichtigungen regelmäßig statt, Ihr Wunschtermin passt also"));
+    assert!(c("I've let the landlord know that you'd take HH-1003 at 2,800 EUR"));
+    assert!(c("a colleague will be in touch shortly to prepare the rental contract on that basis"));
+    assert!(c("Tuesday afternoon is yours as long as you send your proof of income"));
+    assert!(c("Ich habe Ihr Angebot dem Vermieter bereits übermittelt"));
+    assert!(c("I've passed your offer on to the landlord"));
+    assert!(!c("Ich habe Ihr Angebot an eine Kollegin weitergegeben, die mit dem Vermieter spricht"));
+    assert!(!c("Ob Ihr Wunschtermin möglich ist, klärt eine Kollegin mit Ihnen"));
+    assert!(!c("The landlord decides; a colleague will get back to you"));
+    let done = |s: &str| DONE_BY_DENIAL.is_match(&crate::fold::plain(s));
+    assert!(done("Damit werden Ihre Daten ab sofort nicht mehr bei uns geführt"));
+    assert!(done("there's nothing left to confirm for Saturday"));
+    assert!(!done("nothing is confirmed yet for Saturday"));
+    let will = |s: &str| LANDLORD_WILL.is_match(&crate::fold::plain(s));
+    assert!(will("Auf 1.100 € lässt sich der Vermieter ein, wenn Sie die Wohnung zum 1. Februar übernehmen."));
+    assert!(!will("Ob sich der Vermieter darauf einlässt, entscheidet er selbst."));
+    let no = |s: &str| LANDLORD_NO_REFUSAL.is_match(&crate::fold::plain(s));
+    assert!(no("Dass der Vermieter 1.100 € ablehnt, ist allerdings nicht zu erwarten"));
+    assert!(no("Eine Kaltmiete von 1.100 € dürfte beim Vermieter nicht auf Ablehnung stoßen"));
+    assert!(no("I doubt the landlord would say no to 2,800 EUR"));
+    assert!(!no("Ob der Vermieter ablehnt oder zustimmt, entscheidet er selbst"));
+    assert!(c("So your preferred Tuesday afternoon fits the viewing schedule nicely."));
+    assert!(c("Tuesday afternoon itself is settled, so they'll only need to agree the exact time."));
+    assert!(c("Viewings are held on Tuesday afternoons anyway, so next Tuesday will work."));
+    assert!(!c("A colleague will get in touch to arrange a date with you."));
+    assert!(no("da wird der Vermieter bei 1.100 € statt 1.190 € kaum Nein sagen"));
+    assert!(done("Der Donnerstagabend ist damit auch nicht mehr unverbindlich"));
+    let said = |s: &str| LANDLORD_SAID.is_match(&crate::fold::plain(s));
+    assert!(said("our Hamburg office has mentioned a storm warning for the coast"));
+    assert!(!said("our lettings team will get in touch with you"));
+}
+
+#[test]
+fn an_offer_that_introduces_a_statement_is_no_courtesy() {
+    let r = |s: &str| role(&crate::fold::plain(s), false);
+    assert_eq!(
+        r("One thing I can pass on: our Hamburg office has mentioned a storm warning for the coast this weekend."),
+        SentenceRole::Claim
+    );
+    assert_eq!(r("If you like, I can pass on your question to a colleague."), SentenceRole::Courtesy);
+}
+
+#[test]
+fn telling_the_customer_to_turn_up_is_a_commitment() {
+    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(c("simply come to the building in the afternoon as you suggested"));
+    assert!(c("kommen Sie dann einfach am Dienstag zum Haus"));
+    assert!(!c("the building has no lift"));
+    assert!(!c("a colleague will come back to you about the building"));
+}
+
+#[test]
+fn restatements_wishes_and_hand_offs_in_other_words() {
+    let r = |s: &str| role(&crate::fold::plain(s), false);
+    assert_eq!(r("Sie suchen eine Restaurantempfehlung für Köln-Ehrenfeld."), SentenceRole::Question);
+    assert_eq!(r("You'd like to know whether heating is included."), SentenceRole::Question);
+    assert_eq!(r("Für Ihre Zukunft wünschen wir Ihnen alles Gute."), SentenceRole::Courtesy);
+    assert_eq!(
+        r("Ihre Bitte habe ich an die Stelle in unserem Haus übermittelt, die für den Datenschutz verantwortlich ist."),
+        SentenceRole::Handoff
+    );
+    assert_eq!(r("Ihr Angebot liegt jetzt aber bei einem Ansprechpartner aus unserem Team."), SentenceRole::Handoff);
+    assert!(ABSENCE.is_match(&crate::fold::plain("neither a speed nor the type of connection appears in our record")));
+    assert_eq!(r("Heating is included in the rent."), SentenceRole::Claim);
+}
