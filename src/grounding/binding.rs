@@ -38,7 +38,7 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
         ("commission", r"\b(commission|provision|kauferprovision|maklerprovision|courtage)\b"),
         (
             "rent",
-            r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|all[- ]in|all inclusive|alles inklusive|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|rent|miete|mietpreis)\b",
+            r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|all[- ]in|all inclusive|alles inklusive|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|gesamtmiete|(incl|including|inclusive of|inkl|inklusive|einschliesslich) (the |all |der |den |aller )?(utilities|nebenkosten|betriebskosten|bills|service charges)|(per month|a month|monthly|/month|pro monat|im monat|monatlich) (in total|all told|insgesamt)|(in total|insgesamt) (per month|a month|monthly|pro monat|im monat|monatlich)|rent|miete|mietpreis)\b",
         ),
         ("heating", r"\b(heating (costs?|share|portion|part|component)|heizkosten\w*|heizungsanteil)\b"),
         ("purchase price", r"\b(purchase price|kaufpreis\w*|asking price)\b"),
@@ -58,7 +58,7 @@ static BREAK: LazyLock<Regex> = LazyLock::new(|| {
 /// to, not the figure's own kind ("on top of the cold rent", "zusätzlich
 /// zur Kaltmiete"); matched at the end of the text before the cost word.
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(on top of|in addition to|besides|beside|apart from|as well as|zusatzlich zu[rm]?|neben|zur|zu der|zum|uber)\s+(the |your |der |die |dem |den |ihre[rnm]? )?(monthly |current |advertised |monatlichen |aktuellen )?$")
+    Regex::new(r"\b(on top of|in addition to|besides|beside|apart from|as well as|zusatzlich zu[rm]?|neben|zur|zu der|zum|uber|incl|including|inclusive of|inkl|inklusive|einschliesslich)\s+(the |your |all |der |die |dem |den |aller |ihre[rnm]? )?(monthly |current |advertised |monatlichen |aktuellen )?$")
         .expect("valid pattern")
 });
 
@@ -70,6 +70,15 @@ static BETWEEN_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// Abbreviations whose dot ends no clause ("incl.", "inkl.", "zzgl.", "ca.").
+static ABBREVIATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(incl|inkl|excl|exkl|zzgl|ca|approx)\.\s").expect("valid pattern"));
+
+/// What joins a cost word to its own figure: "Kaltmiete von 3.100 EUR",
+/// "cold rent of 1,650 EUR", "Nebenkosten in Höhe von 290 EUR".
+static OF: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(\(\w+\)\s*)?(von|of|at|in hohe von|uber|:)?\s*$").expect("valid pattern"));
+
 /// A rent word's own kind: a cold rent (Kaltmiete) and an all-inclusive
 /// rent (Warmmiete, Pauschalmiete) are different figures, while a plain
 /// "rent" or "Miete" can be either ([`compatible`]).
@@ -79,9 +88,30 @@ fn rent_kind(name: &'static str, word: &str) -> &'static str {
     }
     if ["cold", "net", "kalt", "nettokalt"].iter().any(|w| word.starts_with(w)) {
         "cold rent"
-    } else if ["warm", "gross", "all", "inclusive", "pauschal", "brutto", "inklusiv"]
-        .iter()
-        .any(|w| word.starts_with(w))
+    } else if [
+        "warm",
+        "gross",
+        "all",
+        "inclusive",
+        "pauschal",
+        "brutto",
+        "inklusiv",
+        "incl",
+        "inkl",
+        "einschl",
+        "gesamt",
+        "per month",
+        "a month",
+        "monthly",
+        "/month",
+        "pro monat",
+        "im monat",
+        "monatlich",
+        "in total",
+        "insgesamt",
+    ]
+    .iter()
+    .any(|w| word.starts_with(w))
     {
         "all-inclusive rent"
     } else {
@@ -101,6 +131,8 @@ fn compatible(said: &str, recorded: &str) -> bool {
 pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
     // "1.350 €" folds to "1.350  EUR ": one space, so the unit stays with its figure.
     let folded = plain(text).split_whitespace().collect::<Vec<_>>().join(" ");
+    // "1,650 EUR/month incl. utilities": an abbreviation's dot ends no clause.
+    let folded = ABBREVIATION.replace_all(&folded, "$1 ").into_owned();
     let mut out = vec![];
     let mut from = 0;
     let mut pieces: Vec<&str> = vec![];
@@ -118,6 +150,21 @@ pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
             continue;
         }
         let mut kinds: Vec<Vec<&'static str>> = vec![vec![]; figs.len()];
+        // "Zusätzlich zur Kaltmiete von 3.100 EUR": the figure right after a
+        // cost word named as what another cost comes on top of is that word's.
+        let owned: Vec<bool> = figs
+            .iter()
+            .map(|(at, f)| {
+                let start = at - f.text.len() / 2;
+                KINDS.iter().any(|(_, re)| {
+                    re.find_iter(piece).any(|m| {
+                        m.end() <= start
+                            && REFERENCE.is_match(&piece[..m.start()])
+                            && OF.is_match(&piece[m.end()..start])
+                    })
+                })
+            })
+            .collect();
         for (name, re) in KINDS.iter() {
             for m in re.find_iter(piece) {
                 // "240 EUR on top of the cold rent": the rent is what the figure is added to.
@@ -129,8 +176,11 @@ pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
                 // "Heizkosten zusätzlich zu den 290 EUR": a figure named as
                 // what the cost comes on top of is not the cost's own figure.
                 let own = |at: usize| at < m.start() || !BETWEEN_REFERENCE.is_match(&piece[m.end()..at.max(m.end())]);
-                if let Some((i, _)) =
-                    figs.iter().enumerate().filter(|(_, (at, _))| own(*at)).min_by_key(|(_, (at, _))| at.abs_diff(mid))
+                if let Some((i, _)) = figs
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, (at, _))| own(*at) && !owned[*i])
+                    .min_by_key(|(_, (at, _))| at.abs_diff(mid))
                 {
                     if !kinds[i].contains(&name) {
                         kinds[i].push(name);
@@ -217,7 +267,8 @@ static PARTIES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     .collect()
 });
 
-fn parties(folded: &str) -> Vec<&'static str> {
+/// The parties (tenant, landlord, buyer, seller) a folded text names.
+pub(super) fn parties(folded: &str) -> Vec<&'static str> {
     PARTIES.iter().filter(|(_, re)| re.is_match(folded)).map(|(k, _)| *k).collect()
 }
 
@@ -350,6 +401,27 @@ mod tests {
         assert!(check("It comes to 1,350 EUR a month all-in.").is_empty());
         assert_eq!(check("The 240 EUR a month is the heating share.").len(), 1);
         assert!(check("The cold rent is 1,650 EUR.").is_empty());
+        // "incl. utilities" and "per month in total" make the figure an all-inclusive rent.
+        assert_eq!(check("HH-1001 costs 1,650 EUR/month incl. utilities.").len(), 1);
+        assert_eq!(check("You'd pay 1,650 EUR per month in total.").len(), 1);
+        assert!(check("K-4001 costs 1,350 EUR per month including utilities.").is_empty());
+        assert!(check("HH-1001 costs 1,650 EUR per month, plus 240 EUR utilities including heating.").is_empty());
+    }
+
+    #[test]
+    fn the_figure_of_a_cost_named_as_a_reference_is_that_costs() {
+        let kinds: Vec<Vec<&str>> =
+            figure_kinds("Zusätzlich zur Kaltmiete von 3.100 EUR fallen Nebenkosten in Höhe von 290 EUR pro Monat an")
+                .into_iter()
+                .map(|(_, k)| k)
+                .collect();
+        assert_eq!(kinds, [vec![], vec!["utilities"]]);
+        // Without "von" the nearest cost word still goes to the nearest figure.
+        let kinds: Vec<Vec<&str>> = figure_kinds("Zusätzlich zur Kaltmiete fallen 290 EUR Nebenkosten an")
+            .into_iter()
+            .map(|(_, k)| k)
+            .collect();
+        assert_eq!(kinds, [vec!["utilities"]]);
     }
 
     #[test]

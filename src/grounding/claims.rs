@@ -435,6 +435,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         .filter(|e| p.permits || same_subject(&ct, &e.terms) || inclusion_of(e))
                         // An all-inclusive rent and a cold rent are different figures.
                         .filter(|e| !rent_kinds_differ(&plain(c), &plain(&e.clause)))
+                        // "Tenants pay no commission" says nothing against "the landlord pays it".
+                        .filter(|e| !parties_differ(&plain(c), &plain(&e.clause)))
                         // "for business use only" agrees with "not approved for residential use".
                         .filter(|e| !(EXCLUSIVE.is_match(&plain(c)) && !p.negated && e.polarity.negated))
                         // A clause of a sentence about small animals that names no dog or cat.
@@ -574,6 +576,13 @@ static WARM_RENT: LazyLock<Regex> = LazyLock::new(|| {
 fn rent_kinds_differ(a: &str, b: &str) -> bool {
     let kind = |t: &str| (COLD_RENT.is_match(t), WARM_RENT.is_match(t));
     matches!((kind(a), kind(b)), ((true, false), (false, true)) | ((false, true), (true, false)))
+}
+
+/// Whether two clauses each name a party (tenant, landlord, buyer, seller)
+/// and share none: they speak of different payers or deciders.
+fn parties_differ(a: &str, b: &str) -> bool {
+    let (pa, pb) = (super::binding::parties(a), super::binding::parties(b));
+    !pa.is_empty() && !pb.is_empty() && !pa.iter().any(|p| pb.contains(p))
 }
 
 fn customer_covers(t: &[Term], customer: &[Term]) -> bool {

@@ -72,3 +72,22 @@ fn a_signature_and_a_demonstrative_subject_claim_nothing_new() {
     );
     assert!(g.findings().all(|f| f.kind != FindingKind::Unsupported), "{g:#?}");
 }
+
+/// "Tenants pay no commission" and "the landlord pays it" speak of different
+/// parties: no contradiction. The same denial of the landlord is one.
+#[test]
+fn a_denial_for_another_party_contradicts_nothing() {
+    let mut e = Evidence::default();
+    e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:commission#rentals", "listingId": null,
+        "text": "Under the Bestellerprinzip, the party who commissioned the agency pays the commission, and for our rentals this is always the landlord."}]}));
+    let ask = ["Muss ich als Mieter Provision zahlen?"];
+    let g = check("Bei Vermietungen über unsere Agentur fällt für die Mieterseite keine Provision an [policy:commission#rentals].", &e, &ask, 0);
+    assert!(g.is_clean(), "{g:#?}");
+    let g = check(
+        "Bei unseren Vermietungen zahlt die Vermieterseite keine Provision [policy:commission#rentals].",
+        &e,
+        &ask,
+        0,
+    );
+    assert!(!g.is_clean(), "{g:#?}");
+}

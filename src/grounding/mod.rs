@@ -87,7 +87,7 @@ pub enum SentenceRole {
     Claim,
     /// A question back to the customer.
     Question,
-    /// A greeting, thanks or an offer of help.
+    /// A greeting, thanks, an offer of help, or a heading that only structures the reply.
     Courtesy,
     /// A statement that the request was passed to a person.
     Handoff,

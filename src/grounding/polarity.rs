@@ -52,7 +52,7 @@ static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(if|whether|unless|until|once|wenn|falls|ob|sobald|bis)\b").expect("valid pattern")
 });
 static QUALIFIED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(on request|upon request|subject to|approv\w*|case by case|case-by-case|individual(ly)?|consent|auf anfrage|zustimm\w*|zustimmung|einverstandnis\w*|einwilligung\w*|erlaubnis\w*|einzelfall\w*|genehmig\w*|sofern|solange|provided that|as long as|vorbehalt\w*|permission)\b")
+    Regex::new(r"\b(on request|upon request|subject to|approv\w*|case by case|case-by-case|individual(ly)?|consent|auf anfrage|zustimm\w*|zustimmung|einverstandnis\w*|einwilligung\w*|erlaubnis\w*|einzelfall\w*|genehmig\w*|sofern|solange|provided that|as long as|vorbehalt\w*|permission|einverstanden)\b|\b(landlord|owner|lessor|vermieter\w*|eigentumer\w*)\b[^,;]{0,30}\bagree(s|d)?\b|\b(landlord|owner|lessor)'?s? (agreement|ok|okay|go-ahead|blessing|sign-off)\b|\bif (he|she|they) agrees?\b")
         .expect("valid pattern")
 });
 static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -239,6 +239,25 @@ mod tests {
         assert!(!p.negated && p.qualified);
         assert!(polarity("dogs are not automatically allowed").qualified);
         assert!(polarity("dogs are not allowed").negated);
+    }
+
+    #[test]
+    fn the_landlords_agreement_qualifies() {
+        for qualified in [
+            "If the landlord agrees, the deposit can be split into three instalments",
+            "provided the landlord agrees",
+            "with the landlord's agreement, the deposit can be paid in instalments",
+            "sofern der Vermieter einverstanden ist",
+        ] {
+            assert!(polarity(qualified).qualified, "{qualified}");
+        }
+        for plain in [
+            "the deposit is set out in the rental agreement",
+            "a colleague will agree a date with you",
+            "the tenant may pay the deposit in three equal monthly instalments",
+        ] {
+            assert!(!polarity(plain).qualified, "{plain}");
+        }
     }
 
     #[test]

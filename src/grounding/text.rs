@@ -125,7 +125,11 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         let mut from = 0;
         // A bullet's short label is the subject of what follows it ("- **Lift:**
         // there isn't one"): its colon breaks no clause, as in `wording::clauses`.
-        let label_colon = super::wording::LABEL_COLON.captures(trimmed).and_then(|c| c.get(1)).map(|g| g.end());
+        let label_colon = super::wording::LABEL_COLON
+            .captures(trimmed)
+            .and_then(|c| c.get(1))
+            .filter(|g| !super::wording::answer_label(g.as_str()))
+            .map(|g| g.end());
         for m in CLAUSE_BREAK.find_iter(trimmed) {
             if Some(m.start()) == label_colon {
                 continue;

@@ -98,3 +98,61 @@ fn restatements_wishes_and_hand_offs_in_other_words() {
     assert!(ABSENCE.is_match(&crate::fold::plain("neither a speed nor the type of connection appears in our record")));
     assert_eq!(r("Heating is included in the rent."), SentenceRole::Claim);
 }
+
+#[test]
+fn headings_offers_self_descriptions_and_restated_requests_are_no_claims() {
+    let r = |s: &str| role(&crate::fold::plain(s), false);
+    assert_eq!(r("### Kurz gesagt"), SentenceRole::Courtesy);
+    assert_eq!(r("**Details**"), SentenceRole::Courtesy);
+    assert_eq!(r("**No, the deposit can be paid in instalments.**"), SentenceRole::Claim);
+    assert_eq!(r("Gerne leite ich eine Besichtigungsanfrage an unser Team weiter."), SentenceRole::Courtesy);
+    assert_eq!(
+        r("Gerne unterstütze ich Sie bei der Suche nach einer Wohnung, in der Katzen erlaubt sind."),
+        SentenceRole::Courtesy
+    );
+    assert_eq!(
+        r("Sofern Sie eine Wohnung suchen, stelle ich Ihnen gerne die passenden Inserate vor."),
+        SentenceRole::Courtesy
+    );
+    assert_eq!(
+        r("I'm the agency's assistant and answer questions about our property listings."),
+        SentenceRole::Assistant
+    );
+    assert_eq!(r("Als Assistent der Agentur beantworte ich Fragen zu unseren Inseraten."), SentenceRole::Assistant);
+    assert_eq!(
+        r("Für Empfehlungen eignen sich Bewertungsportale besser als meine Auskünfte."),
+        SentenceRole::Assistant
+    );
+    assert_eq!(r("Sie wünschen eine Restaurantempfehlung für Köln-Ehrenfeld."), SentenceRole::Question);
+    assert_eq!(r("It may be a typo or an ID from another provider."), SentenceRole::Question);
+    assert_eq!(r("Dogs are allowed at K-4002."), SentenceRole::Claim);
+}
+
+#[test]
+fn an_answer_word_before_a_colon_is_its_own_clause() {
+    let c: Vec<&str> =
+        clauses("Keine: Für K-4001 ist eine Pauschalmiete vereinbart").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c.len(), 2, "{c:?}");
+    let c: Vec<&str> =
+        clauses("Not necessarily: the deposit can be paid in instalments").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c.len(), 2, "{c:?}");
+    let c: Vec<&str> = clauses("Zusätzliche Nebenkosten: keine").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c.len(), 1, "{c:?}");
+}
+
+#[test]
+fn a_slot_to_count_on_a_landlords_approval_and_no_confirmation_needed_are_commitments() {
+    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(c("you can count on Tuesday afternoon"));
+    assert!(c("Ihr Angebot habe ich der Vermieterseite bereits übermittelt"));
+    assert!(c("ein Betrag von 1.100 € wird dort als annehmbar angesehen"));
+    assert!(c("und ist dort befürwortet worden"));
+    assert!(c("your request for the cat has already been approved"));
+    assert!(!c("the landlord has to approve your cat first"));
+    assert!(!c("Die Einheit ist nur für eine gewerbliche Nutzung genehmigt"));
+    assert!(!c("A colleague will be in touch to find a date you can count on."));
+    let done = |s: &str| DONE_BY_DENIAL.is_match(&crate::fold::plain(s));
+    assert!(done("Saturday is not something that still needs confirming"));
+    assert!(done("Der Termin bedarf keiner weiteren Bestätigung"));
+    assert!(!done("Saturday still needs confirming by a colleague"));
+}

@@ -147,7 +147,9 @@ fn must_hit<'a>(
 /// question and not negated ("doesn't come with free parking" does not claim
 /// free parking).
 fn must_not_hit<'a>(pats: &'a [Regex], sents: &[Sentence]) -> Option<(&'a Regex, String)> {
-    sents.iter().filter(|s| !s.question).find_map(|s| {
+    // "You'd like to know whether XY-9999 is still available" is the customer's question, restated.
+    let restated = |s: &Sentence| crate::grounding::restates_request(&crate::fold::plain(&s.text));
+    sents.iter().filter(|s| !s.question && !restated(s)).find_map(|s| {
         pats.iter()
             .find(|p| p.find_iter(&s.text).any(|m| !negated(s, m.start(), m.end()) && !asked(s, m.start())))
             .map(|p| (p, s.text.trim().to_owned()))
