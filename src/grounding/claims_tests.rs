@@ -133,9 +133,12 @@ mod tests {
 
     #[test]
     fn weather_in_other_words_is_named_by_no_record() {
-        for reply in
-            ["Saturday stays dry and fairly mild.", "Am Wochenende bleibt es trocken, mit etwas Wolken am Sonntag."]
-        {
+        for reply in [
+            "Saturday stays dry and fairly mild.",
+            "Am Wochenende bleibt es trocken, mit etwas Wolken am Sonntag.",
+            "Hamburg weekends at this time of year are reliably grey, damp and windy, so plan for rain.",
+            "Rechnen Sie am Samstag mit usseligem, windigem Wetter.",
+        ] {
             assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
         }
     }
