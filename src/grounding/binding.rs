@@ -79,6 +79,14 @@ static ABBREVIATION: LazyLock<Regex> =
 static OF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(\(\w+\)\s*)?(von|of|at|in hohe von|uber|:)?\s*$").expect("valid pattern"));
 
+/// "über die …" before a figure and "… hinaus" after it: the figure is
+/// what something else comes on top of.
+static BEYOND: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\buber (die |den |das |ihre |the )?$").expect("valid pattern"));
+static HINAUS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(eur|euro|eur/monat|eur im monat)?\s*(monatlich |im monat )?hinaus\b").expect("valid pattern")
+});
+
 /// A rent word's own kind: a cold rent (Kaltmiete) and an all-inclusive
 /// rent (Warmmiete, Pauschalmiete) are different figures, while a plain
 /// "rent" or "Miete" can be either ([`compatible`]).
@@ -156,6 +164,11 @@ pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
             .iter()
             .map(|(at, f)| {
                 let start = at - f.text.len() / 2;
+                // "Über die 1.350 EUR hinaus zahlen Sie nichts für Nebenkosten":
+                // the figure is what nothing comes on top of.
+                if BEYOND.is_match(&piece[..start]) && HINAUS.is_match(&piece[start + f.text.len()..]) {
+                    return true;
+                }
                 KINDS.iter().any(|(_, re)| {
                     re.find_iter(piece).any(|m| {
                         m.end() <= start
@@ -422,6 +435,12 @@ mod tests {
             .map(|(_, k)| k)
             .collect();
         assert_eq!(kinds, [vec!["utilities"]]);
+        let kinds: Vec<Vec<&str>> =
+            figure_kinds("Über die 1.350 EUR hinaus zahlen Sie monatlich nichts für Nebenkosten")
+                .into_iter()
+                .map(|(_, k)| k)
+                .collect();
+        assert_eq!(kinds, [Vec::<&str>::new()]);
     }
 
     #[test]
