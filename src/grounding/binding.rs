@@ -58,7 +58,7 @@ static BREAK: LazyLock<Regex> = LazyLock::new(|| {
 /// to, not the figure's own kind ("on top of the cold rent", "zusätzlich
 /// zur Kaltmiete"); matched at the end of the text before the cost word.
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(on top of|in addition to|besides|beside|apart from|as well as|zusatzlich zu[rm]?|neben|zur|zu der|zum|uber|incl|including|inclusive of|inkl|inklusive|einschliesslich)\s+(the |your |all |der |die |dem |den |aller |ihre[rnm]? )?(monthly |current |advertised |monatlichen |aktuellen )?$")
+    Regex::new(r"\b(on top of|in addition to|besides|beside|apart from|as well as|zusatzlich zu[rm]?|neben|zur|zu der|zum|uber|incl|including|inclusive of|inkl|inklusive|einschliesslich)\s+(the |your |all |der |die |dem |den |aller |ihre[rnm]? )?(monthly |current |advertised |monatlichen |aktuellen )?([\d.,]+ )?$")
         .expect("valid pattern")
 });
 
@@ -385,6 +385,12 @@ mod tests {
                 .map(|(_, k)| k)
                 .collect();
         assert_eq!(kinds, [vec!["utilities"], vec!["cold rent"]]);
+        // A bare number (no unit, so no figure) on top of which the figure comes.
+        let kinds: Vec<Vec<&str>> = figure_kinds("Those run to EUR 240 a month on top of the 1,650 cold rent")
+            .into_iter()
+            .map(|(_, k)| k)
+            .collect();
+        assert_eq!(kinds, [Vec::<&str>::new()]);
     }
 
     #[test]

@@ -25,7 +25,7 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -33,13 +33,13 @@ static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(extra|additional\w*|on top|on its own|separate\w*|directly|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|separat\w*|gesondert\w*|getrennt\w*|direkt|obendrauf|for an extra)\b")
+    Regex::new(r"\b(extra|additional\w*|on top|on its own|separate\w*|directly|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|separat\w*|gesondert\w*|getrennt\w*|direkt|obendrauf|for an extra|ausserhalb|outside)\b")
         .expect("valid pattern")
 });
 /// The words of [`EXTRA`] that say "costs more" on their own.
 static EXTRA_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(extra|additional\w*|on top|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|obendrauf|for an extra|eigene[nrms]? (vertrag|vertrage|vertragen|rechnung|abrechnung)|(your|their) own (contract|contracts|bill|account)|separate (contract|contracts|bill)|hinzukomm\w*|dazukomm\w*|kommt\w* (\w+ ){0,3}(hinzu|dazu))\b",
+        r"\b(extra|additional\w*|on top|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|obendrauf|for an extra|eigene[nrms]? (vertrag|vertrage|vertragen|rechnung|abrechnung)|(your|their) own (contract|contracts|bill|account)|separate (contract|contracts|bill)|hinzukomm\w*|dazukomm\w*|kommt\w* (\w+ ){0,5}(hinzu|dazu)|kommen (\w+ ){0,5}(hinzu|dazu))\b",
     )
     .expect("valid pattern")
 });
@@ -137,12 +137,17 @@ static PARTIAL_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+static OWN_FLAT_RATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\beigene[nrms]? pauschale\b").expect("valid pattern"));
+
 fn read_polarity(clause: &str) -> Polarity {
     let f = plain(clause).replace('’', "'");
     let partly = PARTIAL_DENIAL.is_match(&f);
     let f = PARTIAL_DENIAL.replace_all(&f, " ").into_owned();
     let f = MANNER.replace_all(&f, " ").into_owned();
     let f = IDIOM.replace_all(&f, " ").into_owned();
+    // "als eigene Pauschale hinzu": a flat rate of its own is a separate bill, not an inclusive rent.
+    let f = OWN_FLAT_RATE.replace_all(&f, "eigene abrechnung").into_owned();
     let negations = NEGATION.find_iter(&f).count();
     // "no longer" and "nicht mehr" are one negation, as is "no … nor".
     let negated = negations % 2 == 1;
@@ -239,6 +244,15 @@ mod tests {
         assert!(!p.negated && p.qualified);
         assert!(polarity("dogs are not automatically allowed").qualified);
         assert!(polarity("dogs are not allowed").negated);
+    }
+
+    #[test]
+    fn outside_an_amount_neither_nor_and_a_flat_rate_on_top() {
+        assert_eq!(polarity("die Heizkosten laufen bei HH-1003 außerhalb der 290 € Nebenkosten").included, Some(false));
+        assert_eq!(polarity("heating is billed outside the 290 EUR utilities").included, Some(false));
+        assert!(polarity("und reserviert ist die Wohnung durch die Anfrage ebenso wenig").negated);
+        assert_eq!(polarity("die Nebenkosten kommen als eigene Pauschale noch hinzu").included, Some(false));
+        assert_eq!(polarity("outside my remit").included, None);
     }
 
     #[test]
