@@ -117,11 +117,27 @@ pub fn clean_type_names(msg: &str) -> String {
     msg.replace("a sequence", "a list").replace("invalid type: unit value", "invalid type: null")
 }
 
-/// Counts alias uses and nesting outside quoted scalars and comments.
+/// A line that opens a block scalar (`reply: |-`, `- >`): the lines after
+/// it that are indented deeper are text, not YAML.
+static BLOCK_SCALAR: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"(^|[:\-]\s+)[|>][-+0-9]*\s*(#.*)?$").expect("constant regex"));
+
+/// Counts alias uses and nesting outside quoted scalars, block scalars
+/// (a reply's markdown "- **Heating:**" is text, not an alias) and comments.
 fn check_yaml_shape(text: &str) -> Result<(), String> {
     let mut aliases = 0usize;
+    let mut block: Option<usize> = None;
     for (n, line) in text.lines().enumerate() {
         let indent = line.len() - line.trim_start_matches(' ').len();
+        if let Some(opened_at) = block {
+            if line.trim().is_empty() || indent > opened_at {
+                continue;
+            }
+            block = None;
+        }
+        if BLOCK_SCALAR.is_match(line.trim_end()) {
+            block = Some(indent);
+        }
         if indent / 2 > MAX_YAML_DEPTH * 2 {
             return Err(format!(
                 "line {}: indented {indent} columns; at most {MAX_YAML_DEPTH} nesting levels are accepted",
@@ -293,6 +309,13 @@ mod tests {
         let many = format!("a: &p [x]\nb: [{}]\n", vec!["*p"; 300].join(", "));
         assert!(check_yaml_shape(&many).unwrap_err().contains("aliases"));
         assert!(check_yaml_shape("a: \"[[[[ * not an alias\" # [[[ *\n").is_ok());
+        // Markdown bold in a block scalar is text; an alias after the block counts again.
+        let replies: String = (0..300)
+            .map(|i| format!("- id: r{i}\n  reply: |-\n    - **Heating:** included\n\n    **Next**\n"))
+            .collect();
+        assert!(check_yaml_shape(&replies).is_ok());
+        let after = format!("{replies}{}", "- *a\n".repeat(300));
+        assert!(check_yaml_shape(&after).unwrap_err().contains("aliases"));
     }
 
     #[test]
