@@ -48,7 +48,7 @@ use serde::{Deserialize, Serialize};
 pub use claims::check as check_uncached;
 pub use evidence::{Evidence, EvidenceFigure, Passage};
 pub use memo::check;
-pub use wording::restates_request;
+pub use wording::{label_stands_alone, restates_request};
 
 /// What kind of fault a sentence has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]

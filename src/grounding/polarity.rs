@@ -49,7 +49,7 @@ static COST: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(if|whether|unless|until|once|wenn|falls|ob|sobald|bis)\b").expect("valid pattern")
+    Regex::new(r"\b(if|whether|unless|until|once|in case|wenn|falls|ob|sobald|bis)\b").expect("valid pattern")
 });
 static QUALIFIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(on request|upon request|subject to|approv\w*|case by case|case-by-case|individual(ly)?|consent|auf anfrage|zustimm\w*|zustimmung|einverstandnis\w*|einwilligung\w*|erlaubnis\w*|einzelfall\w*|genehmig\w*|sofern|solange|provided that|as long as|vorbehalt\w*|permission|einverstanden)\b|\b(landlord|owner|lessor|vermieter\w*|eigentumer\w*)\b[^,;]{0,30}\bagree(s|d)?\b|\b(landlord|owner|lessor)'?s? (agreement|ok|okay|go-ahead|blessing|sign-off)\b|\bif (he|she|they) agrees?\b")

@@ -128,7 +128,7 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         let label_colon = super::wording::LABEL_COLON
             .captures(trimmed)
             .and_then(|c| c.get(1))
-            .filter(|g| !super::wording::answer_label(g.as_str()))
+            .filter(|g| !super::wording::label_stands_alone(g.as_str()))
             .map(|g| g.end());
         for m in CLAUSE_BREAK.find_iter(trimmed) {
             if Some(m.start()) == label_colon {

@@ -47,7 +47,7 @@ pub(super) static COURTESY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static OFFER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer)|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|(^|please |just |do |simply |to |, )let (me|us) know|feel free|happy to (help|look|check|answer|search)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe|unterstutze|leite|stelle|zeige|nenne|sende|schicke)|(schaue|suche|helfe|prufe|beantworte|unterstutze|stelle|zeige|nenne|sende|schicke) ich (ihnen |sie )?(\w+ )?(gerne?|weitere)|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
+    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer|'re interested| are interested)|falls sie interesse|bei interesse|i can (also )?(arrange|organi[sz]e|set up)\b|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|(^|please |just |do |simply |to |, )let (me|us) know|feel free|happy to (help|look|check|answer|search)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe|unterstutze|leite|stelle|zeige|nenne|sende|schicke)|(schaue|suche|helfe|prufe|beantworte|unterstutze|stelle|zeige|nenne|sende|schicke) ich (ihnen |sie )?(\w+ )?(gerne?|weitere)|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
         .expect("valid pattern")
 });
 
@@ -163,9 +163,13 @@ static ANSWER_LABEL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// Whether the text before a [`LABEL_COLON`] colon is an answer word.
-pub(super) fn answer_label(label: &str) -> bool {
-    ANSWER_LABEL.is_match(&plain(label))
+/// Whether the text before a label's colon says something of its own and
+/// so is a clause of its own: an answer word ("Keine:", "Not necessarily:")
+/// or a denial ("**Keine Provision:** Sie zahlen keine Maklerprovision",
+/// whose two denials would otherwise cancel).
+pub fn label_stands_alone(label: &str) -> bool {
+    let folded = plain(label);
+    ANSWER_LABEL.is_match(&folded) || super::polarity::polarity(&folded).negated
 }
 
 /// Thanks and regrets inside a sentence ("Schade, dass …, aber danke für die
@@ -282,7 +286,7 @@ pub(super) static REPLY_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
 /// forecast"): no fact about the records, so nothing to ground when the tools
 /// returned nothing.
 pub(super) static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(or |and |oder |und )?(tell|send|give|let|ask|check|try|contact|use|see|nennen|sagen|schicken|senden|schreiben|geben|fragen|wenden|schauen|versuchen|nutzen)\b|\b(schauen|fragen|wenden|versuchen|probieren|nutzen|werfen) sie\b.{0,30}\b(am besten|gerne?|doch|einfach)\b|\b(i'll|i will|ich werde|schaue ich|suche ich|sehe ich)\b.{0,40}\b(look|search|check|find|nach|heraus)|\b(weather service|wetterdienst|wetter-app|weather app|search engine|suchmaschine|restaurant guide|another source|andere quelle)\b.{0,30}\b(will|can|could|should|may|kann|konnen|hilft|helfen)\b|\b(you will|you'll|sie) (receive|get|erhalten|bekommen)\b.{0,60}\b(confirmation|bestatigung|answer|antwort|reply|nachricht)\b|\b(finden sie|you('ll| will) find|you can find|you may find)\b.{0,80}\b(tipps|empfehlungen|tips|recommendations|information|infos|informationen|reviews|bewertungen|suggestions)\b")
+    Regex::new(r"^(or |and |oder |und |dann |then |so |also )?(tell|send|give|let|ask|check|try|contact|use|see|nennen|sagen|schicken|senden|schreiben|geben|fragen|wenden|schauen|versuchen|nutzen)\b|\b(schauen|fragen|wenden|versuchen|probieren|nutzen|werfen) sie\b.{0,30}\b(am besten|gerne?|doch|einfach)\b|\b(i'll|i will|ich werde|schaue ich|suche ich|sehe ich)\b.{0,40}\b(look|search|check|find|nach|heraus)|\b(weather service|wetterdienst|wetter-app|weather app|search engine|suchmaschine|restaurant guide|another source|andere quelle|bewertungsportal\w*|bewertungsplattform\w*|review (sites?|platforms?|apps?))\b.{0,60}\b(will|can|could|should|may|kann|konnen|hilft|helfen)\b|\b(you will|you'll|sie) (receive|get|erhalten|bekommen)\b.{0,60}\b(confirmation|bestatigung|answer|antwort|reply|nachricht)\b|\b(finden sie|you('ll| will) find|you can find|you may find)\b.{0,80}\b(tipps|empfehlungen|tips|recommendations|information|infos|informationen|reviews|bewertungen|suggestions)\b")
         .expect("valid pattern")
 });
 
@@ -303,7 +307,7 @@ pub(super) fn clauses(text: &str) -> Vec<(bool, &str)> {
     // "Zusätzliche Nebenkosten: keine" is one statement: a colon before a
     // value of at most three words does not break.
     let masked = LABEL_COLON.replace(&masked, |c: &regex::Captures<'_>| {
-        if answer_label(&c[1]) {
+        if label_stands_alone(&c[1]) {
             c[0].to_owned()
         } else {
             format!("{} {}", &c[1], &c[2])
@@ -497,7 +501,27 @@ static HEADING: LazyLock<Regex> =
 static TYPO: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(typo|tippfehler|vertipp\w*|misspel\w*|mistyp\w*)\b").expect("valid pattern"));
 
+/// A bullet and a short bold label before a sentence ("- **What I do:** I
+/// answer questions …"): structure, left out when reading the sentence's role.
+static BULLET_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*([-*•]|\d{1,2}[.)])\s+(\*\*[^*]{1,40}\*\*:?\s*)?|^\s*\*\*[^*]{1,40}:\*\*\s*")
+        .expect("valid pattern")
+});
+
+/// The role of a sentence (folded): read without its bullet and label
+/// first, then whole (a label may say the role itself: "**What I can do:**").
 pub(super) fn role(folded: &str, question: bool) -> SentenceRole {
+    let core = BULLET_LABEL.replace(folded, "");
+    // "- **Heating:** Yes, it's covered": after a label, a short yes is the label's claim.
+    let labelled = folded.len() > core.len() && folded[..folded.len() - core.len()].contains(':');
+    match role_of(&core, question) {
+        SentenceRole::Claim if core != folded => role_of(folded, question),
+        SentenceRole::Courtesy if labelled && !offers(&core) => SentenceRole::Claim,
+        r => r,
+    }
+}
+
+fn role_of(folded: &str, question: bool) -> SentenceRole {
     if question || RESTATED.is_match(folded.trim_start()) || TYPO.is_match(folded) {
         SentenceRole::Question
     } else if HEADING.is_match(folded)

@@ -156,3 +156,33 @@ fn a_slot_to_count_on_a_landlords_approval_and_no_confirmation_needed_are_commit
     assert!(done("Der Termin bedarf keiner weiteren Bestätigung"));
     assert!(!done("Saturday still needs confirming by a colleague"));
 }
+
+#[test]
+fn bullets_labels_and_offers_in_a_chatbot_voice() {
+    let r = |s: &str| role(&crate::fold::plain(s), false);
+    assert_eq!(r("- Viel Erfolg für alles Weitere!"), SentenceRole::Courtesy);
+    assert_eq!(r("- **What I do:** I answer questions about our agency's property listings."), SentenceRole::Assistant);
+    assert_eq!(r("**What I can do:** answer questions about our agency's properties."), SentenceRole::Assistant);
+    assert_eq!(r("- **Heating:** Yes, it's covered."), SentenceRole::Claim);
+    assert_eq!(
+        r("- If you're interested, tell me about your dog and I'll pass the request on to a colleague."),
+        SentenceRole::Courtesy
+    );
+    assert_eq!(r("- I can also arrange for a colleague to contact you about a viewing."), SentenceRole::Courtesy);
+    assert_eq!(r("- I've passed your request on to a colleague."), SentenceRole::Handoff);
+    let req = |s: &str| REQUEST.is_match(&crate::fold::plain(s));
+    assert!(req("Dann nennen Sie mir gern Ihre Wünsche, und ich schaue in unsere Angebote."));
+    assert!(req("Gängige Bewertungsportale oder Empfehlungen von Einheimischen helfen Ihnen hier besser."));
+    assert!(!req("Die Nebenkosten betragen 170 EUR."));
+}
+
+#[test]
+fn a_denying_label_is_a_clause_of_its_own() {
+    let c: Vec<&str> =
+        clauses("Keine Provision: Als Mieter zahlen Sie keine Maklerprovision.").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c.len(), 2, "{c:?}");
+    assert!(label_stands_alone("**Keine Provision**"));
+    assert!(label_stands_alone("Not confirmed yet"));
+    assert!(!label_stands_alone("**Lift**"));
+    assert!(super::super::polarity::polarity("keep some buffer in case the final figure differs").conditional);
+}

@@ -165,6 +165,7 @@ fn split_clauses(text: &str) -> Vec<&str> {
         let head = value.split([',', ';', '–', '—']).next().unwrap_or_default();
         let short_label = label.split_whitespace().count() <= 3;
         if !label.trim().is_empty()
+            && !crate::grounding::label_stands_alone(label)
             && (head.split_whitespace().count() <= 3 || short_label)
             && !label.contains([',', ';'])
         {
@@ -362,6 +363,20 @@ mod tests {
         assert!(m.is_some_and(|m| !m.polarity_agrees));
         let m = best_match(&ItemMeaning::new(item), &sentences("Bei B-2002 ist Ihre Katze einfach erlaubt."));
         assert!(m.is_some_and(|m| m.polarity_agrees));
+    }
+
+    /// A bullet label that denies ("**Keine Provision:**") is read on its own:
+    /// it does not cancel the denial of the sentence after it.
+    #[test]
+    fn a_denying_label_does_not_cancel_its_sentence() {
+        let item = "Behauptet, Mieter müssten eine Provision zahlen";
+        let reply =
+            "- **Keine Provision:** Als Mieterin oder Mieter zahlen Sie bei einer Vermietung über uns keine Provision.";
+        let m = best_match(&ItemMeaning::new(item), &sentences(reply));
+        assert!(m.as_ref().is_some_and(|m| !m.polarity_agrees), "{m:?}");
+        let m =
+            best_match(&ItemMeaning::new(item), &sentences("- **Provision:** Als Mieter zahlen Sie eine Provision."));
+        assert!(m.as_ref().is_some_and(|m| m.polarity_agrees), "{m:?}");
     }
 
     #[test]
