@@ -232,6 +232,23 @@ static SMALL_DOG_OR_CAT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// On request explained as a mere notice or counted as a yes (folded).
+static NOTICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(just|only|simply|merely|einfach|nur|lediglich|kurz) (\w+ ){0,4}(let (the landlord|the owner|them|him|her) know|inform (the landlord|the owner|them)|tell (the landlord|the owner|them)|give (the landlord|them) a heads-up|bescheid (geben|sagen|gibt|geben)|mitteilen|anzeigen|anzuzeigen|melden)\b|\bcounts as a yes\b|\bgilt (als|wie) (ein )?ja\b|\b(as good as|quasi|praktisch) (a yes|ein ja)\b")
+        .expect("valid pattern")
+});
+
+/// An indoor cat, which the records never set apart (folded), and words that
+/// exempt it from a rule.
+static INDOOR_CAT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(wohnungskatze\w*|hauskatze\w*|indoor[- ]cats?|house cats?|indoor-only cats?)\b")
+        .expect("valid pattern")
+});
+static EXEMPT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(fallt nicht unter|nicht betroffen|ausgenommen|exempt|not covered by|doesn't fall under|does not fall under|fallt (\w+ ){0,2}unter (diese|die) (regel|ausnahme)|falls under (the|this) (rule|exception))\b")
+        .expect("valid pattern")
+});
+
 /// The agency named as the one who decides ("our agency decides", "we
 /// review it and give you a decision").
 static AGENCY_DECIDES: LazyLock<Regex> = LazyLock::new(|| {
@@ -304,6 +321,40 @@ pub(super) fn check_pets(
                     "gives the decision on dogs and cats at {listing} to the agency (\"{}\"); on request means the landlord decides [{source}]",
                     m.as_str()
                 ),
+                Some(source.clone()),
+            );
+            return;
+        }
+    }
+    // "'On request' just means you let the landlord know", "counts as a yes":
+    // on request, the landlord decides (policy:pets); a notice decides nothing.
+    if let Some(m) = NOTICE.find(&folded) {
+        let on_request =
+            records.iter().find(|(l, s, _)| *s == PetStatus::OnRequest && (about.is_empty() || about.contains(l)));
+        if let Some((listing, _, source)) = on_request {
+            push(
+                FindingKind::Contradicted,
+                format!(
+                    "makes a notice of on request at {listing} (\"{}\"); on request, the landlord decides [{source}]",
+                    m.as_str()
+                ),
+                Some(source.clone()),
+            );
+            return;
+        }
+    }
+    // "Eine reine Wohnungskatze fällt nicht unter diese Einschränkung": the
+    // records know no indoor cat; where cats are not allowed, none is.
+    if INDOOR_CAT.is_match(&folded)
+        && (EXEMPT.is_match(&folded)
+            || parts.iter().any(|(_, c)| ALLOWS.is_match(&plain(c)) && !polarity(&plain(c)).negated))
+    {
+        let banned =
+            records.iter().find(|(l, s, _)| *s == PetStatus::NotAllowed && (about.is_empty() || about.contains(l)));
+        if let Some((listing, _, source)) = banned {
+            push(
+                FindingKind::Contradicted,
+                format!("exempts an indoor cat at {listing}; the record allows no cats [{source}]"),
                 Some(source.clone()),
             );
             return;

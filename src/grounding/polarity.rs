@@ -25,11 +25,11 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\brules? out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
+    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -56,7 +56,7 @@ static QUALIFIED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(allowed|permitted|welcome|possible|can|may|fine|ok|okay|no problem|bring|keep|accepts?|yes|erlaubt|gestattet|zugelassen|moglich|willkommen|darf|durfen|konnen|kann|mitbringen|halten|kein problem|ja)\b")
+    Regex::new(r"\b(allowed|allows?|permitted|permits|welcome|possible|can|may|fine|ok|okay|no problem|bring|keep|accepts?|yes|erlaubt|gestattet|zugelassen|moglich|willkommen|darf|durfen|konnen|kann|mitbringen|halten|kein problem|ja)\b")
         .expect("valid pattern")
 });
 
@@ -253,6 +253,14 @@ mod tests {
         assert!(polarity("und reserviert ist die Wohnung durch die Anfrage ebenso wenig").negated);
         assert_eq!(polarity("die Nebenkosten kommen als eigene Pauschale noch hinzu").included, Some(false));
         assert_eq!(polarity("outside my remit").included, None);
+    }
+
+    #[test]
+    fn folded_into_rules_out_and_allows() {
+        assert_eq!(polarity("that's already folded into the 2,150 EUR cold rent").included, Some(true));
+        assert!(polarity("The listing rules out living there").negated);
+        assert!(!polarity("Using the back office as a bedroom isn't something the listing rules out").negated);
+        assert!(polarity("The listing allows dogs outright").permits);
     }
 
     #[test]

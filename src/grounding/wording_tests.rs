@@ -186,3 +186,39 @@ fn a_denying_label_is_a_clause_of_its_own() {
     assert!(!label_stands_alone("**Lift**"));
     assert!(super::super::polarity::polarity("keep some buffer in case the final figure differs").conditional);
 }
+
+#[test]
+fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments() {
+    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(c("ist der Termin damit praktisch gesetzt"));
+    assert!(c("Der Donnerstagabend für K-4002 steht jetzt in unserem Besichtigungskalender"));
+    assert!(c("die 1.100 € sind also gut drin"));
+    assert!(c("so 2,800 looks realistic"));
+    assert!(c("the landlord has room to move on the cold rent"));
+    assert!(c("who'll send you the amended offer at 2,800 EUR for HH-1003 to sign"));
+    assert!(c("eine Kollegin, die Ihnen die 1.100 € Kaltmiete für HH-1002 zusagt"));
+    assert!(!c("Freut mich, dass Ihnen die Wohnung in Altona zusagt"));
+    assert!(c("I've already run your 2,800 EUR figure past the landlord's side"));
+    assert!(c("Eine Zusage für den Donnerstagabend kann ich Ihnen geben"));
+    assert!(c("ansonsten bleibt es bei Donnerstagabend"));
+    assert!(c("Planen Sie den Donnerstagabend gern schon ein"));
+    assert!(c("next Tuesday afternoon stands"));
+    assert!(c("Ihr Profil ist ab diesem Moment gelöscht"));
+    assert!(!c("A colleague will get in touch to find a date that suits you."));
+    let done = |s: &str| DONE_BY_DENIAL.is_match(&crate::fold::plain(s));
+    assert!(done("you won't need to hang on for them to come back with a date"));
+    let status = |s: &str| STATUS.is_match(&crate::fold::plain(s));
+    assert!(status("it has already been let"));
+    assert!(status("so yes, it's still on the market"));
+    assert!(!status("HH-1001 is available from 1 January"));
+    let place = |s: &str| PLACE.is_match(&crate::fold::plain(s));
+    assert!(place("Tuesday afternoons are the regular open-viewing slot"));
+    assert!(place("berechnen wir Mietern lediglich eine kleine Pauschale"));
+    assert!(!place("Die Pauschalmiete beträgt 1.350 EUR"));
+    let r = |s: &str| role(&crate::fold::plain(s), false);
+    assert_eq!(
+        r("- Ich selbst kann keine Daten löschen – das übernimmt die zuständige Stelle."),
+        SentenceRole::Assistant
+    );
+    assert!(REPLY_HEDGE.is_match(&crate::fold::plain("I think the listing might say 1,650 EUR")));
+}
