@@ -18,6 +18,22 @@ use super::{FindingKind, SentenceRole};
 use crate::fold::plain;
 
 /// An indirect question about the landlord's answer ("whether the landlord will accept").
+/// A deadline set by the move or the handover of the keys (folded).
+static BEFORE_MOVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(before (you move in|moving in|move-in|your move|the move|the keys|you get the keys|the handover|handover)|by the time you (get|receive|collect) the keys|(spread )?over the (\w+ )?months before|vor (dem |ihrem )?(einzug|einziehen)|vor der (schlusselubergabe|ubergabe)|bis zur schlusselubergabe|bis zum einzug|bevor sie einziehen)\b")
+        .expect("valid pattern")
+});
+
+/// Words of paying (folded).
+static PAYMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(pa(y|id|ying|yment|yments)|settled?|due|transfer\w*|instal+ments?|deposit|amount|sum|parts?|kaution|rate|raten|zahl\w*|bezahl\w*|faellig|fallig|uberwies\w*|uberweis\w*|betrag|summe)\b")
+        .expect("valid pattern")
+});
+
+/// Any denial word (folded): a clause that has one is not read for a deadline.
+static ANY_DENIAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(not|no|never|nicht|kein\w*|nie|ohne|without)\b|n't\b").expect("valid pattern"));
+
 static WHETHER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(whether|ob)\b").expect("valid pattern"));
 
 /// A turn in a sentence: what follows may add what the first part declined.
@@ -127,6 +143,22 @@ pub(super) fn check_acts<'s>(
                 STATUS.find(c).filter(|m| !p.negated && !plain_sources().iter().any(|e| e.contains(m.as_str())))
             {
                 push(FindingKind::Unsupported, format!("gives a status the records do not (\"{}\")", m.as_str()), None);
+                break;
+            }
+            // "All three instalments are settled before the keys are handed over":
+            // a deadline of the move the records do not set.
+            // Only in a sentence of a payment, with no denial in the clause ("No — a
+            // single lump sum before moving in isn't required" denies twice).
+            if let Some(m) = BEFORE_MOVE.find(c).filter(|_| {
+                PAYMENT.is_match(folded)
+                    && !ANY_DENIAL.is_match(c)
+                    && !plain_sources().iter().any(|e| BEFORE_MOVE.is_match(e))
+            }) {
+                push(
+                    FindingKind::Unsupported,
+                    format!("sets a deadline the records do not (\"{}\")", m.as_str()),
+                    None,
+                );
                 break;
             }
         }

@@ -144,6 +144,24 @@ mod tests {
     }
 
     #[test]
+    fn a_payment_deadline_of_the_move_is_one_no_record_sets() {
+        for reply in [
+            "All three instalments are settled at the start of the tenancy, before the keys are handed over.",
+            "They're spread over the three months before your move-in date, so the full amount is in place.",
+            "Die drei Raten zahlen Sie vor dem Einzug.",
+        ] {
+            assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
+        }
+        for reply in [
+            "No — a single lump sum before moving in isn't required.",
+            "It's a good thing to clarify before the move.",
+            "Sie müssen die Kaution nicht vor dem Einzug komplett zahlen.",
+        ] {
+            assert!(!kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
+        }
+    }
+
+    #[test]
     fn a_stated_fact_that_only_appears_so_is_hedged() {
         for reply in [
             "The utilities are 240 EUR per month, and heating appears to be covered by that amount.",
