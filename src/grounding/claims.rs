@@ -477,6 +477,25 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     }
                     let Some(first) = related.first() else { continue };
                     let same = &related;
+                    // A statement of fact the records make without condition, made to
+                    // depend on one ("steigt um 3,5 % – vorausgesetzt, der Vermieter kündigt
+                    // an", "sind enthalten, solange Ihr Verbrauch im üblichen Rahmen bleibt").
+                    if !p.negated && !p.permits && !p.qualified && narrowed_by_condition(&body, c) {
+                        if same.iter().all(|e| !e.polarity.qualified && !e.polarity.negated && !e.polarity.conditional)
+                        {
+                            push(
+                                FindingKind::Contradicted,
+                                format!(
+                                    "“{}” is made to depend on a condition that [{}] does not have: “{}”",
+                                    c.trim(),
+                                    first.source,
+                                    first.clause
+                                ),
+                                Some(first.source.clone()),
+                            );
+                            break;
+                        }
+                    }
                     if p.negated || !p.permits {
                         continue;
                     }
@@ -537,6 +556,23 @@ fn shares_denial(body: &str, clause: &str, next: &str) -> bool {
 /// "cats are not allowed").
 static CONJUNCT_DENIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\W*(\w+ ){1,2}((are|is|sind|ist) )?(not|nicht|no longer|nicht mehr|never|nie)\b")
+        .expect("valid pattern")
+});
+
+/// Whether another clause of `c`'s part of the sentence (up to a semicolon)
+/// is an explicit, undenied condition ("vorausgesetzt, …", "as long as …").
+fn narrowed_by_condition(body: &str, c: &str) -> bool {
+    let part = body.split(';').find(|seg| seg.contains(c.trim())).unwrap_or(body);
+    clauses(part).iter().any(|(_, pc)| {
+        let f = plain(pc);
+        pc.trim() != c.trim() && NARROWING.is_match(&f) && !polarity(&f).negated
+    })
+}
+
+/// An explicit condition (folded): "vorausgesetzt", "sofern", "solange",
+/// "as long as", "provided", "only if", "nur wenn", "unless".
+static NARROWING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(vorausgesetzt|sofern|solange|as long as|provided( that)?|only if|only when|nur wenn|nur dann|unless|es sei denn)\b")
         .expect("valid pattern")
 });
 

@@ -91,3 +91,24 @@ fn a_denial_for_another_party_contradicts_nothing() {
     );
     assert!(!g.is_clean(), "{g:#?}");
 }
+
+/// A fact the record states without condition, made to depend on one.
+#[test]
+fn a_condition_the_record_does_not_set() {
+    let e = record(
+        "K-4001",
+        "The rent is an all-inclusive rent (Warmmiete, also Pauschalmiete) of 1,350 EUR per month. Utilities, heating, electricity and internet are all included in the rent.",
+        "no",
+    );
+    let ask = ["Welche Nebenkosten kommen bei K-4001 dazu?"];
+    let g = check(
+        "Bei K-4001 sind Nebenkosten, Heizung, Strom und Internet in der Miete enthalten, solange Ihr Verbrauch im üblichen Rahmen bleibt [K-4001].",
+        &e,
+        &ask,
+        0,
+    );
+    assert!(g.findings().any(|f| f.kind == FindingKind::Contradicted), "{g:#?}");
+    let g =
+        check("Bei K-4001 sind Nebenkosten, Heizung, Strom und Internet in der Miete enthalten [K-4001].", &e, &ask, 0);
+    assert!(g.is_clean(), "{g:#?}");
+}
