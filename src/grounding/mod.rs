@@ -12,13 +12,15 @@
 //! - [`memo`]: [`check`], each distinct check computed once per process and reused;
 //! - `claims`: the sentence-by-sentence check ([`check_uncached`]), with `wording` (clause splitting and the
 //!   word lists of roles, commitments, hedges, places, times and statuses) and `figure_checks`
-//!   (figures, durations, years, floors and room counts of a claim).
+//!   (figures, durations, years, floors and room counts of a claim), and `clause_relations` (a reply
+//!   clause against a record clause beyond shared words: rent kinds, parties, shared denials, conditions).
 //!
 //! This module imports nothing of `agent` or `eval`.
 
 mod acts;
 mod binding;
 mod claims;
+mod clause_relations;
 mod corrections;
 mod counted;
 pub mod counts;
