@@ -26,7 +26,7 @@ use super::FindingKind;
 /// The explanation is what follows the match.
 static EXPLAINS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(means|meaning|refers to|stands for|is about|concerns|in (this|that) context|in practice|in other words|simply put|put simply|in plain terms|bedeutet|bedeuten|heisst (das|dabei|hier|also|konkret|in diesem (fall|zusammenhang))|heisst,? dass|eine art|a (kind|sort|form) of|so etwas wie|zielt (\w+ )?auf|is aimed at|is meant for|is intended for|richtet sich (\w+ )?(an|gegen)|(betrifft|gilt) (\w+ )?(nur|lediglich|ausschliesslich)|applies only to|only (covers|concerns|targets)|das heisst|gemeint (ist|sind)( damit| dabei| hier)?|bezieht sich (dabei |hier )?auf|vereinfacht gesagt|im klartext|praktisch (bedeutet|heisst)|in der praxis)\b",
+        r"\b(means|meaning|refers to|stands for|is about|concerns|in (this|that) context|in practice|in other words|simply put|put simply|in plain terms|bedeutet|bedeuten|heisst (das|dabei|hier|also|konkret|in diesem (fall|zusammenhang))|heisst,? dass|eine art|a (kind|sort|form) of|so etwas wie|zielt (\w+ )?auf|is aimed at|is meant for|is intended for|richtet sich (\w+ )?(an|gegen)|(betrifft|gilt) (\w+ )?(nur|lediglich|ausschliesslich)|applies only to|only (covers|concerns|targets)|das heisst|gemeint (ist|sind)( damit| dabei| hier)?|bezieht sich (dabei |hier )?auf|vereinfacht gesagt|im klartext|praktisch (bedeutet|heisst)|in der praxis|(das )?gegenstuck (zu|der|des|von)|(das )?pendant (zu|der|des|von)|the (equivalent|counterpart) (of|to)|vergleichbar mit|comparable to)\b",
     )
     .expect("valid pattern")
 });
@@ -121,6 +121,18 @@ mod tests {
         assert!(!flagged("\"On request\" means the landlord decides case by case, so it isn't a yes yet.", PETS));
         assert!(!flagged(
             "In practice that means the owner pays the owners' association for the running costs, the management and the maintenance reserve.",
+            HAUSGELD
+        ));
+    }
+
+    #[test]
+    fn a_counterpart_explains_too() {
+        assert!(flagged(
+            "Im Grunde das Gegenstück zu den Nebenkosten einer Mietwohnung: eine Vorauszahlung an den Hausverwalter für Wasser, Müll, Strom und Heizung, nach Verbrauch abgerechnet.",
+            HAUSGELD
+        ));
+        assert!(!flagged(
+            "Das Gegenstück zur Miete ist das nicht: gemeint ist die monatliche Zahlung an die Eigentümergemeinschaft für die laufenden Kosten, die Verwaltung und die Rücklage.",
             HAUSGELD
         ));
     }
