@@ -139,8 +139,18 @@ pub(super) fn check_acts<'s>(
                 );
                 break;
             }
-            if let Some(m) =
-                STATUS.find(c).filter(|m| !p.negated && !plain_sources().iter().any(|e| e.contains(m.as_str())))
+            // "XY-9999 no longer appears in our records — it has already been let" (folded, the
+            // dash is "--"):
+            // the denial before the dash is not the status's.
+            let undenied = |at: usize| {
+                let dashes = [" -- ", " - ", " — ", " – "];
+                let from = dashes.iter().filter_map(|d| c[..at].rfind(d)).max().unwrap_or(0);
+                let to = dashes.iter().filter_map(|d| c[at..].find(d).map(|i| at + i)).min().unwrap_or(c.len());
+                !polarity(&c[from..to]).negated
+            };
+            if let Some(m) = STATUS
+                .find(c)
+                .filter(|m| undenied(m.start()) && !plain_sources().iter().any(|e| e.contains(m.as_str())))
             {
                 push(FindingKind::Unsupported, format!("gives a status the records do not (\"{}\")", m.as_str()), None);
                 break;

@@ -162,6 +162,14 @@ mod tests {
     }
 
     #[test]
+    fn a_denial_across_a_dash_is_not_the_statuss() {
+        let reply = "XY-9999 no longer appears in our records — it has already been let.";
+        assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
+        let reply = "XY-9999 no longer appears in our records — I can't say whether it has already been let.";
+        assert!(!kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
+    }
+
+    #[test]
     fn a_stated_fact_that_only_appears_so_is_hedged() {
         for reply in [
             "The utilities are 240 EUR per month, and heating appears to be covered by that amount.",
