@@ -11,8 +11,8 @@ use regex::Regex;
 
 use super::polarity::polarity;
 use super::wording::{
-    is_street, ACTION_DONE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF, LANDLORD_NO_REFUSAL,
-    LANDLORD_SAID, LANDLORD_WILL, PLACE, RELATIVE_DAY, REPLY_HEDGE, SELF, STATUS, STREET, TIME,
+    is_street, ACTION_DONE, BEFORE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF,
+    LANDLORD_NO_REFUSAL, LANDLORD_SAID, LANDLORD_WILL, PLACE, RELATIVE_DAY, REPLY_HEDGE, SELF, STATUS, STREET, TIME,
 };
 use super::{FindingKind, SentenceRole};
 use crate::fold::plain;
@@ -71,7 +71,8 @@ pub(super) fn check_acts<'s>(
         for &(_, c) in folded_clauses {
             let p = polarity(c);
             // "until Friday" limits a reservation, it does not make it conditional.
-            let unconditional = !(p.conditional && IF.is_match(c)) && !HOPE.is_match(c);
+            // "Before you plan around that number, …" sets a time, it plans nothing.
+            let unconditional = !(p.conditional && IF.is_match(c)) && !HOPE.is_match(c) && !BEFORE.is_match(c);
             // "appointments are set by our agents" says who books, it books nothing.
             let by_agent = BY_AGENT.is_match(c);
             let done = ACTION_DONE.is_match(c) && !HANDOFF.is_match(c);

@@ -162,6 +162,14 @@ mod tests {
     }
 
     #[test]
+    fn a_clause_that_opens_with_before_sets_a_time_and_commits_nothing() {
+        let reply = "Before you plan around that number, please note the cold rent is 1,650 EUR per month [HH-1001].";
+        assert!(!kinds(reply, HEATING, 0).contains(&FindingKind::Commitment), "{reply}");
+        let reply = "You can plan around that number: the cold rent is 1,650 EUR per month [HH-1001].";
+        assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Commitment), "{reply}");
+    }
+
+    #[test]
     fn a_denial_across_a_dash_is_not_the_statuss() {
         let reply = "XY-9999 no longer appears in our records — it has already been let.";
         assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");

@@ -124,7 +124,7 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
 /// problem" say yes, "not only … but" adds; "any part of it" includes nothing.
 static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(kein problem|no problem|no worries|kein thema|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of|(isn't|is not|nicht) (\w+ )?(unwilling|averse|opposed|abgeneigt))\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
+        r"\b(kein problem|no problem|no worries|kein thema|ohne (einen |jeden )?haken( an der sache)?|without (a|any) catch|no catch|no strings attached|ohne wenn und aber|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of|(isn't|is not|nicht) (\w+ )?(unwilling|averse|opposed|abgeneigt))\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
     )
     .expect("valid pattern")
 });
@@ -253,6 +253,13 @@ mod tests {
         assert!(polarity("und reserviert ist die Wohnung durch die Anfrage ebenso wenig").negated);
         assert_eq!(polarity("die Nebenkosten kommen als eigene Pauschale noch hinzu").included, Some(false));
         assert_eq!(polarity("outside my remit").included, None);
+    }
+
+    #[test]
+    fn without_a_catch_denies_nothing() {
+        assert!(!polarity("Ihre Katze kann also ohne Haken an der Sache mit einziehen").negated);
+        assert!(!polarity("your dog can move in, no strings attached").negated);
+        assert!(polarity("Ihre Katze kann nicht mit einziehen").negated);
     }
 
     #[test]
