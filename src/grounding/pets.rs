@@ -309,12 +309,13 @@ pub(super) fn check_pets(
             return;
         }
     }
+    // The record of a listing the sentence is about (any, before one is named) with this status.
+    let about_with =
+        |status: PetStatus| records.iter().find(|(l, s, _)| *s == status && (about.is_empty() || about.contains(l)));
     // "which means our agency decides on each animal": on request, the
     // landlord decides (policy:pets), the agency only passes the request on.
     if let Some(m) = AGENCY_DECIDES.find(&folded).filter(|_| !own_rules && !LANDLORD_WORD.is_match(&folded)) {
-        let on_request =
-            records.iter().find(|(l, s, _)| *s == PetStatus::OnRequest && (about.is_empty() || about.contains(l)));
-        if let Some((listing, _, source)) = on_request {
+        if let Some((listing, _, source)) = about_with(PetStatus::OnRequest) {
             push(
                 FindingKind::Contradicted,
                 format!(
@@ -329,9 +330,7 @@ pub(super) fn check_pets(
     // "'On request' just means you let the landlord know", "counts as a yes":
     // on request, the landlord decides (policy:pets); a notice decides nothing.
     if let Some(m) = NOTICE.find(&folded) {
-        let on_request =
-            records.iter().find(|(l, s, _)| *s == PetStatus::OnRequest && (about.is_empty() || about.contains(l)));
-        if let Some((listing, _, source)) = on_request {
+        if let Some((listing, _, source)) = about_with(PetStatus::OnRequest) {
             push(
                 FindingKind::Contradicted,
                 format!(
@@ -349,9 +348,7 @@ pub(super) fn check_pets(
         && (EXEMPT.is_match(&folded)
             || parts.iter().any(|(_, c)| ALLOWS.is_match(&plain(c)) && !polarity(&plain(c)).negated))
     {
-        let banned =
-            records.iter().find(|(l, s, _)| *s == PetStatus::NotAllowed && (about.is_empty() || about.contains(l)));
-        if let Some((listing, _, source)) = banned {
+        if let Some((listing, _, source)) = about_with(PetStatus::NotAllowed) {
             push(
                 FindingKind::Contradicted,
                 format!("exempts an indoor cat at {listing}; the record allows no cats [{source}]"),
