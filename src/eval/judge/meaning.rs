@@ -201,6 +201,7 @@ fn split_clauses_at(text: &str) -> Vec<&str> {
             .map(str::trim)
             .filter(|c| !c.is_empty())
             .collect();
+    let pieces = attach_tail_negations(text, pieces);
     // A list of single words ("Nebenkosten, Heizung, Strom und Internet sind
     // drin") is one clause: a one-word piece belongs to the clause after it.
     let mut out: Vec<&str> = vec![];
@@ -218,6 +219,41 @@ fn split_clauses_at(text: &str) -> Vec<&str> {
         out.push(text[start..].trim());
     }
     out.into_iter().filter(|c| !c.is_empty()).collect()
+}
+
+/// A piece that is only a negation ("nicht [B-2002]", "they don't", "aber
+/// nicht"): the end of a clause that a subordinate or relative clause
+/// interrupted ("Einen WBS brauchen Sie, auch wenn …, nicht"; "the heating,
+/// which runs on gas, they don't").
+static TAIL_NEGATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"^(but |aber |jedoch |doch |though |however |und |and )?((they|it|he|she|we|you|i|that|this|sie|es|er|das|man) )?(do not|does not|did not|is not|are not|was not|will not|don't|doesn't|didn't|isn't|aren't|wasn't|won't|can't|cannot|not|nicht|auch nicht|leider nicht|eben nicht|gar nicht|noch nicht|not yet|nicht mehr|no longer)( though| however| leider| allerdings| jedoch)?( ?\[[^\]]*\])*[.!]?$")
+        .expect("valid pattern")
+});
+/// A piece that opens with a subordinating word or a relative pronoun: it
+/// interrupts a clause, it does not own a tail negation.
+static SUBORDINATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"^(which|who|whom|whose|that|where|when|while|although|though|even if|even though|as|because|since|if|unless|auch wenn|selbst wenn|obwohl|obgleich|wenn|falls|weil|da|wie|was|wo|welche\w*|der|die|das|den|dem|dessen|deren|ob|sofern|solange|soweit|wahrend|zumal)\b")
+        .expect("valid pattern")
+});
+
+/// Joins a tail negation to the clause it ends: the pieces from the nearest
+/// earlier piece that is not subordinate up to the tail become one clause.
+fn attach_tail_negations<'a>(text: &'a str, pieces: Vec<&'a str>) -> Vec<&'a str> {
+    let offset = |p: &str| p.as_ptr() as usize - text.as_ptr() as usize;
+    let mut out: Vec<&'a str> = vec![];
+    for piece in pieces {
+        let tail = TAIL_NEGATION.is_match(&crate::fold::plain(piece).replace('’', "'"));
+        let main = if tail { out.iter().rposition(|p| !SUBORDINATE.is_match(&crate::fold::plain(p))) } else { None };
+        match main {
+            Some(j) => {
+                let start = offset(out[j]);
+                out.truncate(j);
+                out.push(&text[start..offset(piece) + piece.len()]);
+            }
+            None => out.push(piece),
+        }
+    }
+    out
 }
 
 /// How a sentence meets an item.
@@ -453,6 +489,25 @@ mod tests {
         assert!(m.as_ref().is_none_or(|m| !m.polarity_agrees), "{m:?}");
         let c = split_clauses("Call the office or email us");
         assert_eq!(c, ["Call the office", "email us"]);
+    }
+
+    /// A negation left at the end, after an interrupting clause, denies the
+    /// clause it ends; a tail with its own subject ("electricity not") does not move.
+    #[test]
+    fn a_tail_negation_ends_the_interrupted_clause() {
+        let item = "Ja, für B-2002 ist ein Wohnberechtigungsschein (WBS) erforderlich";
+        assert!(conveys(
+            item,
+            "Für B-2002 brauchen Sie einen Wohnberechtigungsschein, auch wenn das Inserat knapp ist."
+        ));
+        assert!(!conveys(
+            item,
+            "Einen Wohnberechtigungsschein brauchen Sie für B-2002, auch wenn das Inserat es nahelegt, nicht."
+        ));
+        let c = split_clauses("The utilities cover water; the heating, which runs on gas, they don't [HH-1001#s5].");
+        assert_eq!(c, ["The utilities cover water", "the heating, which runs on gas, they don't [HH-1001#s5]."]);
+        let c = split_clauses("Heating is included, electricity not.");
+        assert_eq!(c, ["Heating is included", "electricity not."]);
     }
 
     #[test]
