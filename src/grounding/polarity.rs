@@ -137,6 +137,13 @@ static PARTIAL_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// An inclusion word with its own negation next to it: "not included",
+/// "isn't part of", "nicht enthalten".
+static DENIED_INCLUSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(\b(not|nicht|never|nie|no longer|nicht mehr)|n't) (\w+ )?(includ\w*|inclusive|part of|covered|enthalten|inbegriffen|inklusive|inkl|abgedeckt|eingerechnet|drin)\b")
+        .expect("valid pattern")
+});
+
 static OWN_FLAT_RATE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\beigene[nrms]? pauschale\b").expect("valid pattern"));
 
@@ -158,8 +165,9 @@ fn read_polarity(clause: &str) -> Polarity {
     let included = match (inc, ext) {
         (true, false) => Some(!negated),
         (false, true) => Some(negated),
-        // "no separate heating bill, it is included": the inclusion word wins.
-        (true, true) => Some(true),
+        // "no separate heating bill, it is included": the inclusion word wins,
+        // unless it is the one denied ("an extra 290 EUR with heating not included").
+        (true, true) => Some(!DENIED_INCLUSION.is_match(&f)),
         (false, false) => None,
     };
     Polarity {
@@ -236,6 +244,8 @@ mod tests {
         assert_eq!(polarity("decken die Heizung nicht ab").included, Some(false));
         assert!(polarity("heating included").disagrees(&polarity("heating is billed separately")));
         assert!(!polarity("heating included").disagrees(&polarity("no separate heating bill")));
+        assert_eq!(polarity("utilities are an extra 290 EUR a month with heating not included").included, Some(false));
+        assert_eq!(polarity("no separate heating bill, it is included").included, Some(true));
     }
 
     #[test]
