@@ -91,11 +91,11 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(NUM).expect("number
 // Period words, checked in this order on the words around a figure: "einmal
 // jährlich" (once a year) is yearly, not one-off.
 static YEARLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(per\s+(year|annum)|a\s+year|each\s+year|every\s+year|yearly|annual(ly)?|p\.\s?a\.|j[äa]e?hrlich\w*|pro\s+jahr|im\s+jahr|jedes\s+jahr|j[äa]hrlich|jahres(summe|betrag|gesamtbetrag|zahlung|pauschale|beitrag)\w*)\b|/\s?(year|jahr)\b")
+    Regex::new(r"(?i)\b(per\s+(year|annum)|a\s+year|each\s+year|every\s+year|yearly|annual(ly)?|p\.\s?a\.|j[äa]e?hrlich\w*|pro\s+jahr|im\s+jahr|jedes\s+jahr|j[äa]hrlich|jahres(summe|betrag|gesamtbetrag|zahlung|pauschale|beitrag)\w*)\b|/\s?(year|yr|jahr|a)\b|\bp\.\s?yr\b")
         .expect("valid pattern")
 });
 static MONTHLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(per\s+month|a\s+month|each\s+month|every\s+month|monthly|months?ly|im\s+monat|pro\s+monat|je\s+monat|monatlich\w*|mtl\.?|jeden\s+monat)\b|/\s?(month|monat)\b")
+    Regex::new(r"(?i)\b(per\s+month|a\s+month|each\s+month|every\s+month|monthly|months?ly|im\s+monat|pro\s+monat|je\s+monat|monatlich\w*|mtl\.?|jeden\s+monat)\b|/\s?(month|mo|mth|monat|mon)\b|\bp\.\s?m\.")
         .expect("valid pattern")
 });
 static QUARTERLY: LazyLock<Regex> = LazyLock::new(|| {
@@ -420,6 +420,9 @@ mod tests {
         assert_eq!(f[0].period, None, "{f:?}");
         assert_eq!(figures("420 EUR, die jährlich fällig werden")[0].period, Some(Period::Yearly));
         assert_eq!(figures("240 EUR per month")[0].period, Some(Period::Monthly));
+        assert_eq!(figures("Cost: 95 EUR/yr, billed separately")[0].period, Some(Period::Yearly));
+        assert_eq!(figures("95 EUR p.m. extra")[0].period, Some(Period::Monthly));
+        assert_eq!(figures("95 EUR/mo extra")[0].period, Some(Period::Monthly));
         // A listing id between the figure and its period word is no other figure.
         let f = figures("handelt es sich bei den 420 EUR für M-3001 um die Jahressumme");
         assert_eq!(f[0].period, Some(Period::Yearly), "{f:?}");

@@ -29,17 +29,17 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
+    Regex::new(r"\b(includ\w*|incl|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(extra|additional\w*|on top|on its own|separate\w*|directly|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|separat\w*|gesondert\w*|getrennt\w*|direkt|obendrauf|for an extra|ausserhalb|outside)\b")
+    Regex::new(r"\b(extra|additional\w*|on top|on its own|separate\w*|directly|plus|exklusive|exkl|excl|excluding|zusatzlich\w*|zuzuglich|zzgl|separat\w*|gesondert\w*|getrennt\w*|direkt|obendrauf|for an extra|ausserhalb|outside)\b")
         .expect("valid pattern")
 });
 /// The words of [`EXTRA`] that say "costs more" on their own.
 static EXTRA_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(extra|additional\w*|on top|plus|exklusive|exkl|zusatzlich\w*|zuzuglich|zzgl|obendrauf|for an extra|eigene[nrms]? (vertrag|vertrage|vertragen|rechnung|abrechnung)|(your|their) own (contract|contracts|bill|account)|separate (contract|contracts|bill)|hinzukomm\w*|dazukomm\w*|kommt\w* (\w+ ){0,5}(hinzu|dazu)|kommen (\w+ ){0,5}(hinzu|dazu))\b",
+        r"\b(extra|additional\w*|on top|plus|exklusive|exkl|excl|excluding|zusatzlich\w*|zuzuglich|zzgl|obendrauf|for an extra|eigene[nrms]? (vertrag|vertrage|vertragen|rechnung|abrechnung)|(your|their) own (contract|contracts|bill|account)|separate (contract|contracts|bill)|hinzukomm\w*|dazukomm\w*|kommt\w* (\w+ ){0,5}(hinzu|dazu)|kommen (\w+ ){0,5}(hinzu|dazu))\b",
     )
     .expect("valid pattern")
 });
@@ -140,7 +140,13 @@ static PARTIAL_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
 /// An inclusion word with its own negation next to it: "not included",
 /// "isn't part of", "nicht enthalten".
 static DENIED_INCLUSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(\b(not|nicht|never|nie|no longer|nicht mehr)|n't) (\w+ )?(includ\w*|inclusive|part of|covered|enthalten|inbegriffen|inklusive|inkl|abgedeckt|eingerechnet|drin)\b")
+    Regex::new(r"(\b(not|nicht|never|nie|no longer|nicht mehr)|n't) (\w+ )?(includ\w*|inclusive|part of|covered|incl|enthalten|inbegriffen|inklusive|inkl|abgedeckt|eingerechnet|drin)\b")
+        .expect("valid pattern")
+});
+
+/// A clause-opening discourse word ("Zusätzlich:", "Additionally,", "Außerdem").
+static DISCOURSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(zusatzlich|additionally|in addition|ausserdem|daruber hinaus|on top of that|also)\s*[:,]")
         .expect("valid pattern")
 });
 
@@ -155,6 +161,8 @@ fn read_polarity(clause: &str) -> Polarity {
     let f = IDIOM.replace_all(&f, " ").into_owned();
     // "als eigene Pauschale hinzu": a flat rate of its own is a separate bill, not an inclusive rent.
     let f = OWN_FLAT_RATE.replace_all(&f, "eigene abrechnung").into_owned();
+    // "Zusätzlich: Sonderumlage …", "Additionally, …": a discourse word, not a cost on top.
+    let f = DISCOURSE.replace(&f, " ").into_owned();
     let negations = NEGATION.find_iter(&f).count();
     // "no longer" and "nicht mehr" are one negation, as is "no … nor".
     let negated = negations % 2 == 1;
@@ -246,6 +254,9 @@ mod tests {
         assert!(!polarity("heating included").disagrees(&polarity("no separate heating bill")));
         assert_eq!(polarity("utilities are an extra 290 EUR a month with heating not included").included, Some(false));
         assert_eq!(polarity("no separate heating bill, it is included").included, Some(true));
+        assert_eq!(polarity("Heating: yes, incl. in the utilities of 240 EUR/month").included, Some(true));
+        assert_eq!(polarity("NK: 290 € mtl., excl. heating").included, Some(false));
+        assert_eq!(polarity("Zusätzlich: Sonderumlage Fassade geschätzt 18.000 €").included, None);
     }
 
     #[test]
