@@ -91,11 +91,11 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(NUM).expect("number
 // Period words, checked in this order on the words around a figure: "einmal
 // jährlich" (once a year) is yearly, not one-off.
 static YEARLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(per\s+(year|annum)|a\s+year|each\s+year|every\s+year|yearly|annual(ly)?|p\.\s?a\.|j[äa]e?hrlich\w*|pro\s+jahr|im\s+jahr|jedes\s+jahr|j[äa]hrlich|jahres(summe|betrag|gesamtbetrag|zahlung|pauschale|beitrag)\w*)\b|/\s?(year|yr|jahr|a)\b|\bp\.\s?yr\b")
+    Regex::new(r"(?i)\b(per\s+(year|annum)|a\s+year|each\s+year|every\s+year|yearly|annual(ly)?|p\.\s?a|j[äa]e?hrlich\w*|pro\s+jahr|im\s+jahr|jedes\s+jahr|j[äa]hrlich|jahres(summe|betrag|gesamtbetrag|zahlung|pauschale|beitrag)\w*)\b|/\s?(year|yr|jahr|a)\b|\bp\.\s?yr\b")
         .expect("valid pattern")
 });
 static MONTHLY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(per\s+month|a\s+month|each\s+month|every\s+month|monthly|months?ly|im\s+monat|pro\s+monat|je\s+monat|monatlich\w*|mtl\.?|jeden\s+monat)\b|/\s?(month|mo|mth|monat|mon)\b|\bp\.\s?m\.")
+    Regex::new(r"(?i)\b(per\s+month|a\s+month|each\s+month|every\s+month|monthly|months?ly|im\s+monat|pro\s+monat|je\s+monat|monatlich\w*|mtl\.?|jeden\s+monat)\b|/\s?(month|mo|mth|monat|mon)\b|\bp\.\s?m\b")
         .expect("valid pattern")
 });
 static QUARTERLY: LazyLock<Regex> = LazyLock::new(|| {
@@ -109,7 +109,7 @@ static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
 // or a verb of change ("1.280 EUR steigt jedes Jahr um 3,5 Prozent": the
 // year is the rhythm of the rise, not the rent's period).
 static PERIOD_STOP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)[;:.!?()\[\]]|,\s|\b(and|und|but|aber|plus|while|whereas|steigt|steigen|sinkt|sinken|rises|rise|increases|increase|goes up|go up|erhöht sich|erhoht sich|grows)\b|\d")
+    Regex::new(r"(?i)[;:!?()\[\]]|\.(\s|$)|,\s|\b(and|und|but|aber|plus|while|whereas|steigt|steigen|sinkt|sinken|rises|rise|increases|increase|goes up|go up|erhöht sich|erhoht sich|grows)\b|\d")
         .expect("valid pattern")
 });
 
