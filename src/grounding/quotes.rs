@@ -2,12 +2,14 @@
 //! ("“Dogs and cats are possible on request.” [HH-1001#s10]") states
 //! nothing of its own, so its quoted part is left out of the checks.
 
-use super::wording::{BRACKETS, QUOTED};
+use super::wording::{BRACKETS, QUOTED, SECTION_LABEL};
 use crate::fold::fold;
 
-/// The sentence without quoted passages that are verbatim evidence and
-/// without citation brackets.
+/// The sentence without a section label, without quoted passages that are
+/// verbatim evidence and without citation brackets.
 pub(super) fn body(sentence: &str, passages: &[String]) -> String {
+    // "What this means for you: …" labels the part of the reply, it is no word of the claim.
+    let sentence = &SECTION_LABEL.replace(sentence, |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
     let unquoted = QUOTED.replace_all(sentence, |c: &regex::Captures<'_>| {
         let inner = fold(c[0].trim_matches(|ch: char| "“”„\"«»".contains(ch)));
         let inner = inner.trim().trim_end_matches(['.', '!', '?']);
@@ -50,4 +52,20 @@ pub(super) fn verbatim(sentence: &str, passages: &[String]) -> bool {
     let bare = fold(bare.trim());
     let bare = bare.trim().trim_end_matches(['.', '!', '?', ':', ';', ',']).trim();
     bare.split_whitespace().count() >= 3 && passages.iter().any(|p| p.contains(bare))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_section_label_is_no_word_of_the_claim() {
+        let b = body("What this means for you: Sorry for the wrong figure [HH-1001].", &[]);
+        assert_eq!(b.split_whitespace().collect::<Vec<_>>(), ["Sorry", "for", "the", "wrong", "figure", "."]);
+        let b = body("**Was das für Sie heißt:** Ihre Katze darf mit einziehen.", &[]);
+        assert_eq!(b.trim(), "Ihre Katze darf mit einziehen.");
+        // A sentence that explains a term keeps its words.
+        let b = body("What \"on request\" means: the landlord decides.", &[]);
+        assert!(b.contains("means"), "{b}");
+    }
 }

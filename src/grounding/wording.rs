@@ -496,6 +496,14 @@ pub fn restates_request(folded: &str) -> bool {
 static HEADING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(#{1,6}\s*[^.!?#]{0,60}|\*\*[^*.!?]{1,60}\*\*:?)\s*$").expect("valid pattern"));
 
+/// A plain section label that opens a sentence ("What this means for you:",
+/// "Why:", "Hintergrund:", "Was das für Sie heißt:", "Next steps:"):
+/// structure, not words of the sentence's claim.
+pub(super) static SECTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(\*\*)?(what (this|that|it) means( for you)?|what you need to know|why|background|in short|in brief|bottom line|the short answer|short answer|next steps?|details|summary|the details|hintergrund|warum|was (das|dies|es) f(ü|u|ue)r sie (hei(ß|ss)t|bedeutet)|was hei(ß|ss)t das f(ü|u|ue)r sie|kurz gesagt|kurzum|kurz|fazit|im detail|details|n(ä|a|ae)chste schritte|zusammenfassung|das hei(ß|ss)t f(ü|u|ue)r sie)(\*\*)?\s*:(\*\*)?\s")
+        .expect("valid pattern")
+});
+
 /// A guess at what went wrong with the customer's own input ("It may be a
 /// typo", "vielleicht ein Tippfehler"): about their words, not the records.
 static TYPO: LazyLock<Regex> =
