@@ -133,6 +133,14 @@ struct Said {
     figures: Vec<f64>,
 }
 
+/// "in that cold rent", "in der Kaltmiete", "im Kaltmietpreis": the amount a
+/// clause puts a cost in is the cold rent, which by definition holds no
+/// running costs (folded text).
+static IN_COLD_RENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(in|within|into|im|in der|in die|in ihrer)\s+((the|that|this|your|its|der|die|ihrer|dieser) )?((monthly|net|monatliche[nr]?|reine[nr]?) )?(cold rent|net rent|kaltmiete\w*|nettokaltmiete)\b|\bim kaltmietpreis\b")
+        .expect("valid pattern")
+});
+
 /// The statements of one sentence, clause by clause. A clause without a
 /// verb ("Utilities, heating, electricity and internet are all included")
 /// is a list item and takes the status of the next clause that has one.
@@ -199,6 +207,9 @@ pub(super) struct Record {
     listing: String,
     cost: Cost,
     included: bool,
+    /// The record puts the cost in the utilities ("Utilities … are an
+    /// additional 240 EUR per month, heating included").
+    in_utilities: bool,
     figures: Vec<f64>,
     source: String,
 }
@@ -216,6 +227,7 @@ fn records(evidence: &Evidence) -> Vec<Record> {
                     listing: listing.clone(),
                     cost,
                     included,
+                    in_utilities: included && UTILITIES.is_match(&plain(&p.text)),
                     figures: said.figures.clone(),
                     source: p.source.clone(),
                 });
@@ -287,6 +299,23 @@ pub(super) fn check_inclusions(
             // statement may be about one the evidence says nothing of.
             if relevant.is_empty() || (about.len() > 1 && listings < about.len()) {
                 continue;
+            }
+            // "heating is included in that cold rent" where the record puts it in
+            // the utilities: included, but in the wrong amount.
+            let in_cold_rent = included && cost != Cost::Parking && IN_COLD_RENT.is_match(&s.folded);
+            if in_cold_rent && relevant.iter().all(|r| r.in_utilities) {
+                let r = relevant[0];
+                push(
+                    FindingKind::Contradicted,
+                    format!(
+                        "says {} is included in the cold rent at {}; the record puts it in the utilities [{}]",
+                        cost.name(),
+                        r.listing,
+                        r.source
+                    ),
+                    Some(r.source.clone()),
+                );
+                return;
             }
             if relevant.iter().any(|r| r.included == included) {
                 continue;
@@ -383,6 +412,24 @@ mod tests {
             1
         );
         assert_eq!(findings("Parking is listed at an extra 95 EUR per month, and that is on top of the cold rent."), 0);
+    }
+
+    #[test]
+    fn heating_in_the_cold_rent_is_not_heating_in_the_utilities() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "HH-1001", "description": "The cold rent (Kaltmiete) is 1,650 EUR per month. Utilities (Nebenkosten) are an additional 240 EUR per month, heating included."}));
+        let findings = |body: &str| {
+            let mut n = 0;
+            check_inclusions(body, &["HH-1001".to_owned()], &e, &std::cell::OnceCell::new(), &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(
+            findings("The good news is that heating is included in that cold rent, and the utilities come on top."),
+            1
+        );
+        assert_eq!(findings("Die Heizung ist bereits in der Kaltmiete enthalten."), 1);
+        assert_eq!(findings("Heating is included in the 240 EUR utilities, which come on top of the cold rent."), 0);
+        assert_eq!(findings("Heating is included."), 0);
     }
 
     #[test]
