@@ -302,6 +302,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
             super::uses::check_residential_use(&body, evidence, &mut push);
+            super::payers::check_payers(&body, &own, evidence, &mut push);
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
             super::covers::check_covers(&body, &own, evidence, &cover_items, &mut push);
             super::triggers::check_triggers(&body, evidence, &customer_text, &mut push);

@@ -34,6 +34,7 @@ mod lexicon;
 mod listing_facts;
 pub mod memo;
 pub mod numbers;
+mod payers;
 mod pets;
 pub mod polarity;
 mod quotes;
