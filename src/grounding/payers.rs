@@ -42,7 +42,7 @@ static PURCHASE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Paying, bearing, being billed, or sharing a cost (folded text).
 static PAYS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(zahl\w*|bezahl\w*|tragt|tragen|trage|ubernimmt|ubernehmen|pays?|paid|paying|bears?|borne|covers|charged|charges?|billed|invoiced|berechne\w*|in rechnung|(liegt|lage|liegen|lagen) (dann |also )?bei|falls? to|rests? with|lies with|(auf|zwischen) \w+ (und|and) \w+ (aufgeteilt|geteilt|verteilt)|aufgeteilt|geteilt|split|shared|halbe|half|halfte|haftig|halftig|zu gleichen teilen|equally)\b")
+    Regex::new(r"\b(zahl\w*|bezahl\w*|tragt|tragen|trage|ubernimmt|ubernehmen|pays?|paid|paying|bears?|borne|covers|charged|charges?|billed|invoiced|berechne\w*|in rechnung|(liegt|lage|liegen|lagen)\b[^,;]{0,40}\bbei|(fallt|fallen)\b[^,;]{0,60}\ban|anfall\w*|entsteh\w*|falls? to|rests? with|lies with|(auf|zwischen) \w+ (und|and) \w+ (aufgeteilt|geteilt|verteilt)|aufgeteilt|geteilt|split|shared|halbe|half|halfte|haftig|halftig|zu gleichen teilen|equally)\b")
         .expect("valid pattern")
 });
 
@@ -51,10 +51,15 @@ static OTHER_COST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b((kalt|warm|pauschal|brutto|netto|monats)?mieten?|kaution|nebenkosten|betriebskosten|rent|deposit|utilities)\b").expect("valid pattern")
 });
 
+/// Freed of a charge: "von der Provision freigestellt", "exempt" (folded
+/// text); denied, the tenant pays ("freigestellt werden Mieter aber nicht").
+static EXEMPT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(freigestellt|befreit|exempt\w*)\b").expect("valid pattern"));
+
 /// A clause that only names the party another clause's cost falls on ("bei
 /// unseren Vermietungen ist das die Mieterseite", "that's the tenant").
 static NAMES_PARTY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(ist|sind|is|are|'s) (das|dies|that|this|it)? ?(die |der |the )?(mieter\w*|tenants?|sie|you)\b|\b(das|dies|that|this|it) (ist|is|'s) (die |der |the )?(mieter\w*|tenants?)\b")
+    Regex::new(r"^\W*(also|namlich|that is|namely|i\.e\.) (sie|you|die mieter\w*|der mieter|the tenants?)\b|\b(ist|sind|is|are|'s) (das|dies|that|this|it)? ?(die |der |the )?(mieter\w*|tenants?|sie|you)\b|\b(das|dies|that|this|it) (ist|is|'s) (die |der |the )?(mieter\w*|tenants?)\b")
         .expect("valid pattern")
 });
 
@@ -75,7 +80,7 @@ pub(super) fn check_payers(
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let folded = plain(body);
-    if !CHARGE.is_match(&folded) || !PAYS.is_match(&folded) {
+    if !CHARGE.is_match(&folded) || !(PAYS.is_match(&folded) || EXEMPT.is_match(&folded)) {
         return;
     }
     let you_are_tenant = !PURCHASE.is_match(&plain(reply));
@@ -95,7 +100,9 @@ pub(super) fn check_payers(
         // "zwischen Vermieter und | Mieter aufgeteilt": the charge may sit in the
         // sentence's other clause, unless this one pays for something else.
         let pays_charge = PAYS.is_match(c) && (CHARGE.is_match(c) || !OTHER_COST.is_match(c));
-        party && !p.negated && (pays_charge || NAMES_PARTY.is_match(c))
+        let not_exempt = EXEMPT.is_match(c) && p.negated && CHARGE.is_match(c);
+        let freed = EXEMPT.is_match(c);
+        party && (not_exempt || (!p.negated && !freed && (pays_charge || NAMES_PARTY.is_match(c))))
     });
     if !tenant_pays {
         return;
@@ -134,6 +141,11 @@ mod tests {
             "Da Sie sich an uns gewandt haben, gelten Sie als Auftraggeber; die Provision läge dann bei Ihnen.",
             "Für die Vermittlung stellen wir Mietern lediglich eine kleine Bearbeitungsgebühr in Rechnung.",
             "For rentals the commission is split equally between landlord and tenant.",
+            "Wenn Sie uns also mit der Suche beauftragen, liegt die Provision bei Ihnen.",
+            "Beauftragen Sie uns dagegen selbst mit der Suche, fällt die Provision nach demselben Prinzip bei Ihnen an.",
+            "Eine Provision fällt für Sie als Mieter an – nicht jedoch Gebühren für Besichtigungen.",
+            "Von der Provision freigestellt werden Mieter deshalb aber nicht.",
+            "Nach dem Bestellerprinzip trägt die Provision, wer den Mietvertrag unterschreibt, also Sie als Mieter.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
@@ -144,6 +156,9 @@ mod tests {
             "Anders als beim Kauf, wo Käufer und Verkäufer die Provision teilen, zahlen Sie als Mieter nichts.",
             "As a tenant you won't be charged any commission; the landlord pays it.",
             "Die Provision übernimmt der Vermieter, Sie zahlen nur Miete und Kaution.",
+            "Als Mieter sind Sie von der Provision freigestellt.",
+            "Für Sie als Mieter fällt keine Provision an.",
+            "Für Sie entstehen keine Kosten für Besichtigungen oder Gebühren.",
         ] {
             assert!(!flagged(right), "{right}");
         }
