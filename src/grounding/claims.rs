@@ -301,6 +301,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::figure_checks::check_quantities(&body, evidence, &known_numbers, &customer_text, &mut push);
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
+            super::step_dates::check_step_dates(&body, evidence, &mut push);
             super::uses::check_residential_use(&body, evidence, &mut push);
             super::payers::check_payers(&body, &own, evidence, &mut push);
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);

@@ -231,7 +231,7 @@ pub(super) static DATED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-fn month_of(c: &regex::Captures<'_>) -> Option<u32> {
+pub(super) fn month_of(c: &regex::Captures<'_>) -> Option<u32> {
     let n = c.name("a").or_else(|| c.name("b"))?.as_str();
     MONTHS.iter().find(|(w, _)| *w == n).map(|(_, m)| *m)
 }

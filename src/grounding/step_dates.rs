@@ -1,0 +1,126 @@
+//! The date a rent step takes effect: a reply that moves the yearly rise to
+//! another date the records name for something else.
+//!
+//! B-2001's record says the graduated rent "rises by 3.5 percent every year
+//! on 1 January"; the listing is available from 1 December. Labelled wrong
+//! replies put the step on "1. Dezember" ("jeweils zum Jahrestag des
+//! Bezugs"). The date check ([`super::listing_facts::check_dates`]) passes
+//! them, since the month is in the records; here a date is bound to the
+//! event of its clause (a rise, or the start of the tenancy), and a rise's
+//! date must be one the records give for a rise. Source: the graduated-rent
+//! faults of the dev label splits (`labels/dev*.yaml`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::evidence::Evidence;
+use super::listing_facts::{month_of, DATED};
+use super::polarity::polarity;
+use super::wording::clauses;
+use super::FindingKind;
+use crate::fold::plain;
+
+/// A rise of the rent (folded text).
+static RISE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(steig\w*|erhoh\w*|anheb\w*|anhebung\w*|stufe\w*|staffel\w*|rises?|rising|increase\w*|steps?|goes up|go up)\b")
+        .expect("valid pattern")
+});
+
+/// The start of a tenancy or the date a flat is free (folded text).
+static START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(frei|verfugbar|bezugsfrei|bezug\w*|einzug\w*|mietbeginn\w*|beginn\w*|available|availability|move[- ]in|moving in|vacant|start of (the|your) (tenancy|lease))\b")
+        .expect("valid pattern")
+});
+
+/// The months of the dates in `text` (folded) that fall in a clause about a
+/// rise: the clause names a rise and no start, or follows one that does.
+fn rise_months(text: &str) -> Vec<u32> {
+    let mut out = vec![];
+    let mut rise = false;
+    for (_, c) in clauses(text) {
+        if START.is_match(c) {
+            rise = false;
+        } else if RISE.is_match(c) {
+            rise = true;
+        }
+        if rise && !polarity(c).negated {
+            out.extend(DATED.captures_iter(c).filter_map(|m| month_of(&m)));
+        }
+    }
+    out
+}
+
+/// Flags a claim sentence (`body`, original text) that dates a rise in a
+/// month no record gives for a rise, when a record does date one.
+pub(super) fn check_step_dates(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let stated = rise_months(&plain(body));
+    if stated.is_empty() {
+        return;
+    }
+    let records: Vec<(u32, &str)> = evidence
+        .passages
+        .iter()
+        .flat_map(|p| rise_months(&plain(&p.text)).into_iter().map(move |m| (m, p.source.as_str())))
+        .collect();
+    let Some((_, source)) = records.first() else { return };
+    if let Some(m) = stated.iter().find(|m| !records.iter().any(|(r, _)| r == *m)) {
+        const NAMES: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        let name = NAMES.get((*m as usize).wrapping_sub(1)).copied().unwrap_or("another month");
+        push(
+            FindingKind::Contradicted,
+            format!("dates the rent's rise in {name}; the record dates it otherwise [{source}]"),
+            Some((*source).to_owned()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flagged(body: &str) -> bool {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "B-2001", "availableFrom": "2026-12-01",
+            "description": "The rent is a graduated rent (Staffelmiete) that rises by 3.5 percent every year on 1 January. The apartment is available from 1 December 2026."}));
+        let mut n = 0;
+        check_step_dates(body, &e, &mut |_, _, _| n += 1);
+        n > 0
+    }
+
+    #[test]
+    fn a_rise_dated_on_the_availability_date() {
+        for wrong in [
+            "Die aktuelle Kaltmiete von 1.280 EUR steigt jedes Jahr am 1. Dezember um 3,5 Prozent, also jeweils zum Jahrestag des Bezugs.",
+            "Die Miete steigt jedes Jahr um 3,5 Prozent, und zwar jeweils zum 1. Dezember, dem Jahrestag des Mietbeginns.",
+            "The rent goes up by 3.5 percent every year on 1 December.",
+        ] {
+            assert!(flagged(wrong), "{wrong}");
+        }
+        for right in [
+            "Die Miete steigt jedes Jahr am 1. Januar um 3,5 Prozent.",
+            "Die Staffelmiete steigt jährlich um 3,5 Prozent; die Wohnung ist ab dem 1. Dezember 2026 frei.",
+            "Da die Wohnung ab dem 1. Dezember 2026 frei ist, zahlen Sie bis Januar die heutige Miete.",
+            "Die Stufe greift nicht am 1. Dezember, sondern am 1. Januar.",
+        ] {
+            assert!(!flagged(right), "{right}");
+        }
+    }
+}
