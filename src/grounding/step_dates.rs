@@ -33,6 +33,23 @@ static START: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// The rent held where it is next year ("im kommenden Jahr bleibt es bei
+/// den heutigen 1.280 EUR", "ändert sich … noch nichts", "stays the same
+/// next year"), folded text.
+static HELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(bleibt|bleiben)\b[^;]{0,50}\b(bei|unverandert|gleich|konstant)\b|\bandert sich\b[^;]{0,50}\bnichts\b|\b(stays?|remains?)\b[^;]{0,40}\b(the same|unchanged|at|where it is)\b|\bno (rise|increase|step)\b")
+        .expect("valid pattern")
+});
+static NEXT_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(im |fur das )?(nachste[nrs]?|kommende[nrs]?) (kalender)?jahr\b|\bnachstes jahr\b|\b(next|the coming) (calendar )?year\b").expect("valid pattern")
+});
+/// The first step made to wait for months after the move-in ("erst nach
+/// zwölf vollen Mietmonaten", "ein volles Jahr nach Ihrem Mietbeginn"), folded text.
+static WAITS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\berst\b[^;]{0,40}\b(nach|ab)\b[^;]{0,12}\b(zwolf|12|einem|ein)\b[^;]{0,15}\b(\w*monat\w*|\w*jahr\w*)|\b(ein|einem|zwolf|12) (volles |vollen |ganzes |volle )?(jahr|monate|mietjahr)\b[^;]{0,10}\bnach (ihrem |dem |ihres )?(einzug|mietbeginn|bezug|vertragsbeginn|beginn)|\b(twelve|12|a full|one full|a|one) (full )?(months?|year) after (you move in|moving in|move-in|the start|your move|the tenancy)|\bonly after (twelve|12|a full|one full|a) (full )?(months?|year)\b")
+        .expect("valid pattern")
+});
+
 /// The months of the dates in `text` (folded) that fall in a clause about a
 /// rise: the clause names a rise and no start, or follows one that does.
 fn rise_months(text: &str) -> Vec<u32> {
@@ -58,8 +75,12 @@ pub(super) fn check_step_dates(
     evidence: &Evidence,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
-    let stated = rise_months(&plain(body));
-    if stated.is_empty() {
+    let folded = plain(body);
+    let stated = rise_months(&folded);
+    let held = folded.split(';').any(|part| {
+        (HELD.is_match(part) && NEXT_YEAR.is_match(part) && !polarity(part).conditional) || WAITS.is_match(part)
+    });
+    if stated.is_empty() && !held {
         return;
     }
     let records: Vec<(u32, &str)> = evidence
@@ -68,6 +89,14 @@ pub(super) fn check_step_dates(
         .flat_map(|p| rise_months(&plain(&p.text)).into_iter().map(move |m| (m, p.source.as_str())))
         .collect();
     let Some((_, source)) = records.first() else { return };
+    if held {
+        push(
+            FindingKind::Contradicted,
+            format!("holds the rent back from a rise the record dates every year [{source}]"),
+            Some((*source).to_owned()),
+        );
+        return;
+    }
     if let Some(m) = stated.iter().find(|m| !records.iter().any(|(r, _)| r == *m)) {
         const NAMES: [&str; 12] = [
             "January",
@@ -103,6 +132,26 @@ mod tests {
         let mut n = 0;
         check_step_dates(body, &e, &mut |_, _, _| n += 1);
         n > 0
+    }
+
+    #[test]
+    fn a_yearly_rise_held_back() {
+        for wrong in [
+            "Im kommenden Jahr bleibt es für Sie trotzdem bei den heutigen 1.280 EUR Kaltmiete, denn die erste Stufe greift erst nach einem vollen Mietjahr.",
+            "Für das kommende Jahr ändert sich an den aktuellen 1.280 EUR Kaltmiete aber noch nichts.",
+            "Wie bei jeder Staffelmiete liegt der erste Schritt zwölf Monate nach Ihrem Einzug.",
+            "Die erste Stufe greift allerdings erst nach zwölf vollen Mietmonaten, also nicht schon im kommenden Januar.",
+            "The first step only comes twelve months after you move in.",
+        ] {
+            assert!(flagged(wrong), "{wrong}");
+        }
+        for right in [
+            "Bis zum 1. Januar bleibt es bei 1.280 EUR; im nächsten Jahr steigt die Miete um 3,5 Prozent.",
+            "Zwischen zwei Stufen müssen mindestens zwölf Monate liegen.",
+            "Die genaue Miete im nächsten Jahr steht im Mietvertrag.",
+        ] {
+            assert!(!flagged(right), "{right}");
+        }
     }
 
     #[test]
