@@ -120,6 +120,64 @@ pub(super) fn check_payers(
     }
 }
 
+/// The party a payment goes to, named after "an"/"to" (folded text).
+static PAYEE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(an|to|zu) (die|den|der|the|ihren|ihre|your) (\w+ )?(?P<party>eigentumergemeinschaft|wohnungseigentumergemeinschaft|owners'? association|homeowners'? association|hausverwaltung|verwaltung|verwalter|property manage\w*|management( company)?|vermieter\w*|landlord|versorger|supplier|energieversorger|agentur|agency|makler\w*)\b")
+        .expect("valid pattern")
+});
+
+/// The payees' groups: the association and its board are one payee; a
+/// landlord, a manager, a supplier and the agency are others.
+fn payee_group(party: &str) -> &'static str {
+    match party {
+        p if p.contains("gemeinschaft") || p.contains("association") => "the owners' association",
+        p if p.contains("verwalt") || p.contains("manage") => "the property management",
+        p if p.starts_with("vermieter") || p == "landlord" => "the landlord",
+        p if p.contains("versorger") || p == "supplier" => "the supplier",
+        _ => "the agency",
+    }
+}
+
+/// A recurring payment whose payee a policy names (folded text).
+static PAID_TO: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(hausgeld\w*)\b").expect("valid pattern"));
+
+/// Flags a claim sentence (`body`, original text) that sends a payment the
+/// records name a payee for ("Hausgeld is the monthly payment an owner makes
+/// to the owners' association") to another payee only ("Hausgeld ist die
+/// monatliche Vorauszahlung an die Hausverwaltung", "… an den Vermieter").
+pub(super) fn check_payees(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    let Some(cost) = PAID_TO.find(&folded) else { return };
+    let named: Vec<&str> = PAYEE.captures_iter(&folded).map(|c| payee_group(&c["party"])).collect();
+    if named.is_empty() {
+        return;
+    }
+    let cost = cost.as_str().trim_end_matches('s');
+    for p in &evidence.passages {
+        let text = plain(&p.text);
+        for sentence in text.split(". ") {
+            if !sentence.contains(cost) {
+                continue;
+            }
+            let recorded: Vec<&str> = PAYEE.captures_iter(sentence).map(|c| payee_group(&c["party"])).collect();
+            if let Some(r) = recorded.first() {
+                if !named.iter().any(|n| recorded.contains(n)) {
+                    push(
+                        FindingKind::Contradicted,
+                        format!("has the payment go to {}; the record says to {r} [{}]", named[0], p.source),
+                        Some(p.source.clone()),
+                    );
+                    return;
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +220,28 @@ mod tests {
         ] {
             assert!(!flagged(right), "{right}");
         }
+    }
+
+    #[test]
+    fn hausgeld_goes_to_the_owners_association() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:condominium#hausgeld", "listingId": null,
+            "text": "Hausgeld is the monthly payment an owner makes to the owners' association (Eigentümergemeinschaft). It covers the running costs of the common property, the property management fee and contributions to the maintenance reserve."}]}));
+        let flagged = |body: &str| {
+            let mut n = 0;
+            check_payees(body, &e, &mut |_, _, _| n += 1);
+            n > 0
+        };
+        assert!(flagged(
+            "Hausgeld ist eine monatliche Zahlung an die Hausverwaltung, mit der Heizung und Strom abgerechnet werden."
+        ));
+        assert!(flagged("Hausgeld ist die Nebenkostenvorauszahlung, die Mieter monatlich an den Vermieter leisten."));
+        assert!(!flagged("Hausgeld ist die monatliche Zahlung an die Eigentümergemeinschaft."));
+        assert!(!flagged(
+            "Das Hausgeld geht an die Eigentümergemeinschaft, eingezogen wird es meist von der Hausverwaltung."
+        ));
+        assert!(!flagged("Hausgeld zahlen Sie an die Eigentümergemeinschaft, in der Praxis an die Hausverwaltung."));
+        assert!(!flagged("Das Hausgeld beträgt 420 EUR im Monat."));
     }
 
     #[test]
