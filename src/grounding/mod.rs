@@ -39,6 +39,7 @@ mod pets;
 pub mod polarity;
 mod quotes;
 mod record_clauses;
+mod requirements;
 mod spelled;
 mod step_dates;
 pub mod terms;
