@@ -42,12 +42,12 @@ pub(super) static BRACKETS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\[[^\]\n]{1,300}\]").expect("valid pattern"));
 
 pub(super) static COURTESY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[^.!?]{0,30}\b(wunsche|wunschen) (ich|wir) ihnen\b[^.!?]{0,40}[.!?]?$|^(hello|hi|hey|dear|good (morning|afternoon|evening)|thanks?|thank you|many thanks|kind regards|best( regards| wishes)?|regards|hallo|guten (tag|morgen|abend)|sehr geehrte\w*|liebe\w*|vielen dank|danke\w*|mit freundlichen|viele grusse|beste grusse|freundliche grusse|einen schonen tag|schonen tag|have a (nice|good|great|lovely) (day|weekend|evening)|alles gute|viel erfolg|good luck|best of luck|of course|certainly|sure|absolutely|gern|gerne|sehr gerne?|selbstverstandlich|klar|no problem|kein problem|great|happy to help|ja|yes|nein|no|leider nicht|unfortunately not|okay|ok|das verstehe ich|verstehe ich|i understand|understood|verstandlich|nachvollziehbar)\b[^.!?]{0,40}[.!?]?$")
+    Regex::new(r"^[^.!?]{0,30}\b(wunsche|wunschen) (ich|wir) ihnen\b[^.!?]{0,40}[.!?]?$|^(hello|hi|hey|dear|good (morning|afternoon|evening)|thanks?|thank you|many thanks|kind regards|best( regards| wishes)?|regards|hallo|guten (tag|morgen|abend)|sehr geehrte\w*|liebe\w*|vielen dank|danke\w*|mit freundlichen|viele grusse|beste grusse|freundliche grusse|einen schonen tag|schonen tag|have a (nice|good|great|lovely) (day|weekend|evening)|alles gute|viel erfolg|good luck|best of luck|of course|certainly|sure|absolutely|gern|gerne|sehr gerne?|selbstverstandlich|klar|no problem|kein problem|great|happy to help|ja|yes|nein|no|leider nicht|unfortunately not|okay|ok|das verstehe ich|verstehe ich|i understand|understood|verstandlich|nachvollziehbar|das ist (naturlich |selbstverstandlich |vollig |absolut |gar )?(in ordnung|verstandlich|nachvollziehbar|kein problem)|that'?s (totally |perfectly |completely |absolutely )?(fine|understandable|no problem))\b[^.!?]{0,40}[.!?]?$")
         .expect("valid pattern")
 });
 
 pub(super) static OFFER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer|'re interested| are interested)|falls sie interesse|bei interesse|i can (also )?(arrange|organi[sz]e|set up)\b|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|(^|please |just |do |simply |to |, )let (me|us) know|feel free|happy to (help|look|check|answer|search)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe|unterstutze|leite|stelle|zeige|nenne|sende|schicke)|(schaue|suche|helfe|prufe|beantworte|unterstutze|stelle|zeige|nenne|sende|schicke) ich (ihnen |sie )?(\w+ )?(gerne?|weitere)|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
+    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer|'re interested| are interested)|falls sie interesse|bei interesse|i can (also )?(arrange|organi[sz]e|set up)\b|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|(^|please |just |do |simply |to |, )let (me|us) know|feel free|happy to (help|look|check|answer|search)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe|unterstutze|leite|stelle|zeige|nenne|sende|schicke)|(schaue|suche|helfe|prufe|beantworte|unterstutze|stelle|zeige|nenne|sende|schicke|erzahle|erklare|informiere) ich (ihnen |sie )?(\w+ )?(gerne?|weitere)|gerne? (gebe|leite|reiche|erzahle|erklare|informiere) ich\b|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
         .expect("valid pattern")
 });
 
@@ -151,7 +151,7 @@ pub(super) static LANDLORD_SAID: LazyLock<Regex> = LazyLock::new(|| {
 /// keine, …"): at most three words before the colon, at the start, and at
 /// most three after it.
 pub(super) static LABEL_COLON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(\s*[-*•]?\s*(?:\*\*)?[^\s,;.:*]+(?:\s+[^\s,;.:*]+){0,2}(?:\*\*)?):(\s*(?:\*\*)?)")
+    Regex::new(r"^(\s*[-*•]?\s*(?:\*\*)?(?:[A-Za-z]{1,2}-\d{4},\s+)?[^\s,;.:*]+(?:\s+[^\s,;.:*]+){0,2}(?:\*\*)?):(\s*(?:\*\*)?)")
         .expect("valid pattern")
 });
 
@@ -504,6 +504,14 @@ pub(super) static SECTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// Advice to look elsewhere for what the agency does not answer ("a
+/// weather service is the better source", "Bewertungsportale sind die
+/// bessere Quelle"): a pointer, not a claim about the records.
+static REFERRAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(the|a|die|eine|ein) (better|best|bessere|beste|richtige|right) (source|sources|quelle|quellen|anlaufstelle|adresse|place to (look|ask|check))\b")
+        .expect("valid pattern")
+});
+
 /// A guess at what went wrong with the customer's own input ("It may be a
 /// typo", "vielleicht ein Tippfehler"): about their words, not the records.
 static TYPO: LazyLock<Regex> =
@@ -533,6 +541,7 @@ fn role_of(folded: &str, question: bool) -> SentenceRole {
     if question || RESTATED.is_match(folded.trim_start()) || TYPO.is_match(folded) {
         SentenceRole::Question
     } else if HEADING.is_match(folded)
+        || REFERRAL.is_match(folded)
         || (COURTESY.is_match(folded.trim()) && !answers(folded.trim()))
         || (offers(folded) && !offer_in_tail_only(folded) && !offer_in_head_only(folded))
     {

@@ -14,7 +14,7 @@ fn a_negation_at_the_clause_end_stays_with_its_clause() {
     .into_iter()
     .map(|(_, t)| t)
     .collect();
-    assert_eq!(c.len(), 1, "{c:?}");
+    assert_eq!(c.last(), Some(&"zusätzliche Nebenkosten: keine."), "{c:?}");
     let c: Vec<&str> = clauses("Heating is included, not electricity").into_iter().map(|(_, t)| t).collect();
     assert_eq!(c, ["Heating is included", "not electricity"]);
     // The clause's own verb after its negation: "…, nicht vorlegen".
@@ -24,7 +24,7 @@ fn a_negation_at_the_clause_end_stays_with_its_clause() {
     .into_iter()
     .map(|(_, t)| t)
     .collect();
-    assert_eq!(c.len(), 1, "{c:?}");
+    assert_eq!(c.last(), Some(&"zusätzliche Nebenkosten: keine."), "{c:?}");
     // A noun after "nicht" is a clause of its own ("not electricity" above).
     let c: Vec<&str> = clauses("Hunde sind erlaubt, nicht Katzen").into_iter().map(|(_, t)| t).collect();
     assert_eq!(c, ["Hunde sind erlaubt", "nicht Katzen"]);
@@ -137,7 +137,7 @@ fn an_answer_word_before_a_colon_is_its_own_clause() {
         clauses("Not necessarily: the deposit can be paid in instalments").into_iter().map(|(_, t)| t).collect();
     assert_eq!(c.len(), 2, "{c:?}");
     let c: Vec<&str> = clauses("Zusätzliche Nebenkosten: keine").into_iter().map(|(_, t)| t).collect();
-    assert_eq!(c.len(), 1, "{c:?}");
+    assert_eq!(c.last(), Some(&"zusätzliche Nebenkosten: keine."), "{c:?}");
 }
 
 #[test]
@@ -221,4 +221,20 @@ fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments(
         SentenceRole::Assistant
     );
     assert!(REPLY_HEDGE.is_match(&crate::fold::plain("I think the listing might say 1,650 EUR")));
+}
+
+#[test]
+fn acknowledgements_referrals_and_offers_to_pass_on() {
+    let r = |s: &str| role(&crate::fold::plain(s), false);
+    assert_eq!(r("Das ist natürlich in Ordnung."), SentenceRole::Courtesy);
+    assert_eq!(r("For the weekend weather, a weather service is the better source."), SentenceRole::Courtesy);
+    assert_eq!(r("Gern gebe ich einen Besichtigungswunsch an unser Team weiter."), SentenceRole::Courtesy);
+    assert_eq!(
+        r("Sofern Sie sich für eine Wohnung in Köln interessieren, erzähle ich Ihnen aber gern mehr über unsere Inserate."),
+        SentenceRole::Courtesy
+    );
+    assert_eq!(r("Das ist die Kaltmiete von HH-1001."), SentenceRole::Claim);
+    assert_eq!(r("Ich habe Ihren Besichtigungswunsch an unser Team weitergegeben."), SentenceRole::Handoff);
+    let c: Vec<&str> = clauses("K-4001, zusätzliche Nebenkosten: keine.").into_iter().map(|(_, c)| c).collect();
+    assert_eq!(c.last(), Some(&"zusätzliche Nebenkosten: keine."), "{c:?}");
 }

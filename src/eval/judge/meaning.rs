@@ -156,6 +156,11 @@ impl ItemMeaning {
     }
 }
 
+/// A listing id and a comma that open a label ("K-4001, Nebenkosten:").
+static LISTING_PREFIX: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"^\s*[-*•]?\s*(\*\*)?[A-Za-z]{1,2}-\d{4},\s+").expect("valid pattern")
+});
+
 fn split_clauses(text: &str) -> Vec<&str> {
     // "Zusätzliche Nebenkosten: keine" is one statement: a colon followed by
     // a short value does not start a clause.
@@ -163,11 +168,13 @@ fn split_clauses(text: &str) -> Vec<&str> {
     // it") names the subject of the clause after it: the two are one clause.
     if let Some((label, value)) = text.split_once(':') {
         let head = value.split([',', ';', '–', '—']).next().unwrap_or_default();
-        let short_label = label.split_whitespace().count() <= 3;
-        if !label.trim().is_empty()
-            && !crate::grounding::label_stands_alone(label)
+        // "K-4001, zusätzliche Nebenkosten: keine": a listing id before the label names its subject.
+        let own_label = LISTING_PREFIX.find(label).map_or(label, |m| &label[m.end()..]);
+        let short_label = own_label.split_whitespace().count() <= 3;
+        if !own_label.trim().is_empty()
+            && !crate::grounding::label_stands_alone(own_label)
             && (head.split_whitespace().count() <= 3 || short_label)
-            && !label.contains([',', ';'])
+            && !own_label.contains([',', ';'])
         {
             let mut parts = vec![text[..text.len() - value.len() + head.len()].trim()];
             parts.extend(split_clauses_at(&value[head.len()..]));
@@ -506,6 +513,8 @@ mod tests {
         ));
         let c = split_clauses("The utilities cover water; the heating, which runs on gas, they don't [HH-1001#s5].");
         assert_eq!(c, ["The utilities cover water", "the heating, which runs on gas, they don't [HH-1001#s5]."]);
+        let c = split_clauses("K-4001, zusätzliche Nebenkosten: keine.");
+        assert_eq!(c, ["K-4001, zusätzliche Nebenkosten: keine."]);
         let c = split_clauses("Heating is included, electricity not.");
         assert_eq!(c, ["Heating is included", "electricity not."]);
     }
