@@ -40,7 +40,8 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
             "rent",
             r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|all[- ]in|all inclusive|alles inklusive|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|gesamtmiete|(incl|including|inclusive of|inkl|inklusive|einschliesslich) (the |all |der |den |aller )?(utilities|nebenkosten|betriebskosten|bills|service charges)|(per month|a month|monthly|/month|pro monat|im monat|monatlich) (in total|all told|insgesamt)|(in total|insgesamt) (per month|a month|monthly|pro monat|im monat|monatlich)|rent|miete|mietpreis)\b",
         ),
-        ("heating", r"\b(heating (costs?|share|portion|part|component)|heizkosten\w*|heizungsanteil)\b"),
+        ("heating", r"\b(heating( (costs?|share|portion|part|component))?|heizkosten\w*|heizungsanteil|heizung)\b"),
+        ("electricity", r"\b(electricity|power|strom|stroms|stromkosten|haushaltsstrom)\b"),
         ("purchase price", r"\b(purchase price|kaufpreis\w*|asking price)\b"),
     ]
     .into_iter()
@@ -66,7 +67,14 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 /// the cost is added to or a part of ("Heizkosten zusätzlich zu den 290
 /// EUR", "how much of the 240 EUR is heating").
 static BETWEEN_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(on top of|in addition to|part of|much of|share of|zusatzlich zu|teil der|teil von|anteil an)\b")
+    Regex::new(r"\b(on top of|in addition to|part of|much of|share of|zusatzlich zu|teil der|teil von|anteil an|includ\w*|incl|inkl\w*|enthalten|inbegriffen|covered|abgedeckt|drin|in (den|der|dem|the|those|these|that|this|your|ihren)|with(in)? the|mit (den|der|dem))\b")
+        .expect("valid pattern")
+});
+
+/// Words right before a figure that name it as a whole other costs sit in
+/// or beside ("neben den", "of the", "inside that").
+static CONTAINER_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(neben|of|inside|within|in|zu|uber|mit|from|von|aus|beside|besides)\s+(the|that|this|those|these|den|der|dem|die|diesen|ihren|your)\s+(\w+\s+)?$")
         .expect("valid pattern")
 });
 
@@ -189,10 +197,17 @@ pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
                 // "Heizkosten zusätzlich zu den 290 EUR": a figure named as
                 // what the cost comes on top of is not the cost's own figure.
                 let own = |at: usize| at < m.start() || !BETWEEN_REFERENCE.is_match(&piece[m.end()..at.max(m.end())]);
+                // "neben den 290 EUR auch die Stromkosten", "how much of the 240 EUR
+                // is for heating": a heating or power cost beside an amount named as
+                // a whole is not that amount.
+                let whole = |at: usize, f: &Figure| {
+                    matches!(name, "heating" | "electricity")
+                        && CONTAINER_BEFORE.is_match(&piece[..at.saturating_sub(f.text.len() / 2)])
+                };
                 if let Some((i, _)) = figs
                     .iter()
                     .enumerate()
-                    .filter(|(i, (at, _))| own(*at) && !owned[*i])
+                    .filter(|(i, (at, f))| own(*at) && !owned[*i] && !whole(*at, f))
                     .min_by_key(|(_, (at, _))| at.abs_diff(mid))
                 {
                     if !kinds[i].contains(&name) {
@@ -391,6 +406,16 @@ mod tests {
             .map(|(_, k)| k)
             .collect();
         assert_eq!(kinds, [Vec::<&str>::new()]);
+    }
+
+    #[test]
+    fn heating_and_power_take_a_figure_only_when_it_is_theirs() {
+        let kinds = |t: &str| figure_kinds(t).into_iter().map(|(_, k)| k).collect::<Vec<_>>();
+        assert_eq!(kinds("Für die Heizung fallen monatlich 290 EUR an"), [vec!["heating"]]);
+        assert_eq!(kinds("Die 290 EUR im Monat zahlen Sie für den Strom der Wärmepumpe"), [vec!["electricity"]]);
+        assert_eq!(kinds("Heating sits inside that 240 EUR"), [Vec::<&str>::new()]);
+        assert_eq!(kinds("neben den 290 EUR auch die Stromkosten der Wärmepumpe"), [Vec::<&str>::new()]);
+        assert_eq!(kinds("Die Nebenkosten von 195 EUR inklusive Heizung"), [vec!["utilities"]]);
     }
 
     #[test]
