@@ -32,7 +32,14 @@ static RESIDE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that make it acceptable.
 static ACCEPTABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(would do|will do|workable|fine|okay|ok|possible|no problem|kein problem|moglich|machbar|geht|in ordnung|would work|works|can|could|konnen|kann|konnten|durfen|darf|tolerated|geduldet|allowed|erlaubt|gestattet|welcome)\b")
+    Regex::new(r"\b(would do|will do|workable|fine|okay|ok|possible|no problem|kein problem|moglich|machbar|geht|in ordnung|would work|works|can|could|konnen|kann|konnten|durfen|darf|tolerated|geduldet|allowed|erlaubt|gestattet|welcome|a different matter|another matter|eine andere sache|etwas anderes|equipped|would work|compatible|vereinbar|in ordnung)\b")
+        .expect("valid pattern")
+});
+
+/// A denial that accepts: "wouldn't be an issue", "kein Problem", "isn't
+/// something the listing rules out" (folded text).
+static NO_OBJECTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(wouldn'?t|shouldn'?t|won'?t|isn'?t|is not|should not|would not|will not)\s+(be\s+)?(an?\s+)?(issue|problem)\b|\bno (issue|problem)\b|\bkein(e|en)? (problem|thema|hindernis)\b|\bisn'?t something (\w+ ){0,3}rules? out\b|\bnot ruled out\b|\bnicht ausgeschlossen\b")
         .expect("valid pattern")
 });
 
@@ -64,12 +71,15 @@ pub(super) fn check_residential_use(
     // ("as a bedroom now and then would be a workable arrangement" splits
     // the stay from its verdict at "and").
     let parts = clauses(body);
-    let denies = parts.iter().any(|(_, c)| polarity(&plain(c)).negated);
+    let accepting = |c: &str| NO_OBJECTION.replace_all(&plain(c).replace('’', "'"), " fine ").into_owned();
+    let denies = parts.iter().any(|(_, c)| polarity(&accepting(c)).negated);
     let whole = (!denies).then_some((false, body));
     for (_, c) in parts.into_iter().chain(whole) {
-        let f = plain(c);
+        let f = plain(c).replace('’', "'");
+        let accepts = NO_OBJECTION.is_match(&f);
+        let f = NO_OBJECTION.replace_all(&f, " fine ").into_owned();
         let p = polarity(&f);
-        if p.negated || p.conditional || !RESIDE.is_match(&f) || !ACCEPTABLE.is_match(&f) {
+        if p.negated || p.conditional || !RESIDE.is_match(&f) || !(accepts || ACCEPTABLE.is_match(&f)) {
             continue;
         }
         push(
@@ -101,7 +111,15 @@ mod tests {
         assert_eq!(findings("The back office would do as a place to stay over on the nights you work late."), 1);
         assert_eq!(findings("Using the back office as a bedroom now and then would be a workable arrangement."), 1);
         assert_eq!(findings("Im Büro zu übernachten wäre in Ausnahmefällen möglich."), 1);
+        assert_eq!(
+            findings(
+                "Sleeping there on a camp bed now and again when you're working late wouldn't be an issue, though."
+            ),
+            1
+        );
+        assert_eq!(findings("Staying overnight in the back office now and then is a different matter, though."), 1);
         assert_eq!(findings("Living there is not permitted, not even in the back office."), 0);
+        assert_eq!(findings("Sleeping there would be a problem: living there is not permitted."), 0);
         assert_eq!(findings("You can't sleep there either."), 0);
         assert_eq!(findings("If you need a home as well, I can search our flats."), 0);
         assert_eq!(findings("The unit has a back office and a storage room."), 0);
