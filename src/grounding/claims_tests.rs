@@ -512,6 +512,13 @@ mod commitment_tests {
         assert!(g.findings().any(|f| f.kind == FindingKind::Contradicted), "{g:#?}");
         let g = said("The levy is estimated at 18,000 EUR [M-3001]. This is not the final figure.");
         assert!(g.is_clean(), "{g:#?}");
+        let g =
+            said("The levy is estimated at 18,000 EUR [M-3001]. The figure is final; what isn't yet is the invoice.");
+        assert!(g.findings().any(|f| f.kind == FindingKind::Contradicted), "{g:#?}");
+        let g = said(
+            "The levy is estimated at 18,000 EUR [M-3001]. The figure is not final; only the invoice will fix it.",
+        );
+        assert!(g.is_clean(), "{g:#?}");
     }
 
     /// "depending on", "je nach" turn a stated rule into a maybe; "before

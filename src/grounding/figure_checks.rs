@@ -226,7 +226,7 @@ static RECORD_ESTIMATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 /// has since been confirmed, so the figure is now final", "settled in
 /// substance, so it won't move", "der Betrag steht inzwischen fest").
 static FINALISED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"\b(now|since|already|inzwischen|mittlerweile|bereits|schon|jetzt|nun)\b (\w+ ){0,2}(final|fixed|confirmed|settled|binding|definite|endgultig|festgelegt|festgesetzt|verbindlich|bestatigt|beschlossen|fest)\b|\b(won'?t|will not|isn'?t going to|is not going to) (move|change|go up|go down|rise)\b|\b(andert|bewegt) sich (daran |da )?(nicht|nichts) mehr\b|\bsettled in substance\b|\bsteht (\w+ ){0,2}fest\b|\b(is|ist) (the|die|der|das) (final|definitive|binding|fixed|endgultige|verbindliche|feste)\b")
+    regex::Regex::new(r"\b(now|since|already|inzwischen|mittlerweile|bereits|schon|jetzt|nun)\b (\w+ ){0,2}(final|fixed|confirmed|settled|binding|definite|endgultig|festgelegt|festgesetzt|verbindlich|bestatigt|beschlossen|fest)\b|\b(won'?t|will not|isn'?t going to|is not going to) (move|change|go up|go down|rise)\b|\b(andert|bewegt) sich (daran |da )?(nicht|nichts) mehr\b|\bsettled in substance\b|\bsteht (\w+ ){0,2}fest\b|\b(is|ist) (the|die|der|das) (final|definitive|binding|fixed|endgultige|verbindliche|feste)\b|\b(the|that|this|das|der|dieser|diese) (figure|amount|sum|estimate|levy|betrag|summe|umlage) (is|ist|stays|remains|bleibt) (now |already |definitely |fully |jetzt |bereits |schon )?(final|settled|fixed|binding|firm|fest|endgultig|verbindlich)\b|\bsigned off at\b|\bapproved at (that|this|the) (amount|figure|sum)\b|\bno part of (that|the|this) (figure|amount|sum) (that )?(isn'?t|is not) settled\b")
         .expect("valid pattern")
 });
 /// Words that make a sentence speak of an amount.
@@ -247,7 +247,9 @@ pub(super) fn check_estimate_settled(
     let folded = plain(body);
     let Some(m) = FINALISED.find(&folded) else { return };
     let denial = m.as_str().contains("n't") || m.as_str().contains(" not ") || m.as_str().contains("nicht");
-    let p = polarity(&folded);
+    // "The figure is final; what isn't yet is the invoice": the part that calls it final.
+    let part = folded.split(';').find(|part| part.contains(m.as_str())).unwrap_or(&folded);
+    let p = polarity(part);
     if (p.negated && !denial) || p.conditional || !AMOUNT_WORD.is_match(&folded) {
         return;
     }
