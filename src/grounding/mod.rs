@@ -40,6 +40,7 @@ pub mod polarity;
 mod quotes;
 mod record_clauses;
 mod requirements;
+mod rights;
 mod settlement;
 mod spelled;
 mod step_dates;
