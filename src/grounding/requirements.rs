@@ -113,6 +113,65 @@ pub(super) fn check_requirements(
     }
 }
 
+/// An approval or decision someone must give (folded text).
+static APPROVAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(\w*zustimmung|\w*entscheidung|zusage|genehmigung|einverstandnis|erlaubnis|approval|consent|decision|permission|sign-off)\b")
+        .expect("valid pattern")
+});
+
+/// Needing something, or its being foreseen (folded text).
+static NEEDED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(brauch\w*|benotig\w*|bedarf|bedurfen|erforderlich|notig|notwendig|vorgesehen|need\w*|required|necessary|gilt)\b")
+        .expect("valid pattern")
+});
+
+/// A sentence that ends in a bare denial ("…, so ist die Regel gemeint, nicht.").
+static BARE_DENIAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r",\s*(nicht|not)( mehr)?\W*$").expect("valid pattern"));
+
+/// Fetching it oneself: "Sie brauchen die Zustimmung nicht selbst einzuholen".
+static ONESELF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(selbst|selber|yourself|on your own)\b[^.;]{0,20}\b(einzuholen|einholen|anzufragen|anfragen|ask|request|obtain|get)\b|\b(einzuholen|to ask for|to obtain)\b")
+        .expect("valid pattern")
+});
+
+/// Flags a claim sentence (`body`, original text) that says an approval or
+/// a decision is not needed ("Eine Einzelfallentscheidung ist dabei nicht
+/// vorgesehen", "Eine gesonderte Zusage brauchen Sie nicht mehr") when a
+/// record makes something subject to one ("possible on request, subject to
+/// the landlord's approval").
+pub(super) fn check_approval_waived(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    if !APPROVAL.is_match(&folded) || !NEEDED.is_match(&folded) || ONESELF.is_match(&folded) {
+        return;
+    }
+    // "It isn't a yes: the landlord's approval is needed first", "…, so there's
+    // no guarantee": the clause that speaks of the approval; a bare "…, nicht."
+    // ends the clause it interrupts.
+    let parts = clauses(&folded);
+    let tail_denial = BARE_DENIAL.is_match(&folded);
+    let waived =
+        parts.iter().any(|(_, c)| APPROVAL.is_match(c) && NEEDED.is_match(c) && (polarity(c).negated || tail_denial));
+    if !waived {
+        return;
+    }
+    let record = evidence.passages.iter().find(|p| {
+        let text = plain(&p.text);
+        text.split(". ").any(|s| polarity(s).qualified && APPROVAL.is_match(s) && !polarity(s).negated)
+    });
+    if let Some(r) = record {
+        push(
+            FindingKind::Contradicted,
+            format!("says no approval or decision is needed; the record makes it subject to one [{}]", r.source),
+            Some(r.source.clone()),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +204,36 @@ mod tests {
             "Um einen WBS kommen Sie nicht herum.",
             "A WBS is required; without one you can't rent it.",
             "Die Kaltmiete beträgt 780 EUR, Haustiere sind nicht erlaubt.",
+        ] {
+            assert!(!flagged(right), "{right}");
+        }
+    }
+
+    #[test]
+    fn an_approval_said_to_be_unneeded() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "B-2002",
+            "description": "Dogs and cats are possible on request, subject to the landlord's approval."}));
+        let flagged = |body: &str| {
+            let mut n = 0;
+            check_approval_waived(body, &e, &mut |_, _, _| n += 1);
+            n > 0
+        };
+        for wrong in [
+            "Bei einer kleinen Katze wie Ihrer ist eine Einzelfallentscheidung des Vermieters dabei nicht vorgesehen.",
+            "Eine ausdrückliche Zustimmung des Vermieters brauchen Sie für eine kleine Katze wie Ihre, so ist die Regel gemeint, nicht.",
+            "Einer Einzelfallentscheidung der Vermieterseite bedarf es für eine kleine Katze dabei nicht.",
+            "Eine gesonderte Zusage brauchen Sie daher nicht mehr.",
+            "For a small cat you won't need the landlord's approval.",
+        ] {
+            assert!(flagged(wrong), "{wrong}");
+        }
+        for right in [
+            "Eine Zusage ist das noch nicht; der Vermieter entscheidet im Einzelfall.",
+            "Sie brauchen die Zustimmung nicht selbst einzuholen, das läuft über uns.",
+            "Die Zustimmung des Vermieters ist erforderlich.",
+            "It isn't a yes: the landlord's approval is needed first.",
+            "Pets there need the landlord's sign-off, case by case, so there's no guarantee.",
         ] {
             assert!(!flagged(right), "{right}");
         }
