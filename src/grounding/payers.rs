@@ -17,6 +17,7 @@ use regex::Regex;
 
 use super::evidence::Evidence;
 use super::polarity::polarity;
+use super::record_clauses::passage_with_clause;
 use super::wording::clauses;
 use super::FindingKind;
 use crate::fold::plain;
@@ -107,11 +108,7 @@ pub(super) fn check_payers(
     if !tenant_pays {
         return;
     }
-    let record = evidence.passages.iter().find(|p| {
-        let text = plain(&p.text);
-        clauses(&text).iter().any(|(_, c)| frees_tenants(c))
-    });
-    if let Some(r) = record {
+    if let Some(r) = passage_with_clause(evidence, frees_tenants) {
         push(
             FindingKind::Contradicted,
             format!("has the tenant pay the commission or a fee; the record says tenants pay none [{}]", r.source),

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::evidence::Evidence;
+use super::evidence::{Evidence, Passage};
 use super::polarity::{polarity, Polarity};
 use super::terms::{terms, Term};
 use super::wording::{clauses, HEDGE, META_CLAUSE, PARENS, VERB};
@@ -25,6 +25,18 @@ static WHETHER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(whether|ob)\b
 /// A clause that opens with a condition ("If heating is included, …").
 static OPENING_IF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\W*(if|unless|once|wenn|falls|sofern|sobald)\b").expect("valid pattern"));
+
+/// The first passage with a clause (folded text) that `holds`: the record
+/// a finding cites ("Tenants pay no commission", "No separate utilities
+/// statement is issued").
+pub(super) fn passage_with_clause(evidence: &Evidence, holds: impl Fn(&str) -> bool) -> Option<&Passage> {
+    evidence.passages.iter().find(|p| clauses(&plain(&p.text)).iter().any(|(_, c)| holds(c)))
+}
+
+/// The first passage with a sentence (folded text, split at ". ") that `holds`.
+pub(super) fn passage_with_sentence(evidence: &Evidence, holds: impl Fn(&str) -> bool) -> Option<&Passage> {
+    evidence.passages.iter().find(|p| plain(&p.text).split(". ").any(&holds))
+}
 
 /// One clause of the evidence, analysed once per check.
 pub(super) struct EvClause {

@@ -16,6 +16,7 @@ use regex::Regex;
 
 use super::evidence::Evidence;
 use super::polarity::polarity;
+use super::record_clauses::passage_with_sentence;
 use super::terms::{shared, terms, vocabulary, Term};
 use super::wording::clauses;
 use super::FindingKind;
@@ -159,11 +160,8 @@ pub(super) fn check_approval_waived(
     if !waived {
         return;
     }
-    let record = evidence.passages.iter().find(|p| {
-        let text = plain(&p.text);
-        text.split(". ").any(|s| polarity(s).qualified && APPROVAL.is_match(s) && !polarity(s).negated)
-    });
-    if let Some(r) = record {
+    let subject_to_approval = |s: &str| polarity(s).qualified && APPROVAL.is_match(s) && !polarity(s).negated;
+    if let Some(r) = passage_with_sentence(evidence, subject_to_approval) {
         push(
             FindingKind::Contradicted,
             format!("says no approval or decision is needed; the record makes it subject to one [{}]", r.source),

@@ -16,6 +16,7 @@ use regex::Regex;
 
 use super::evidence::Evidence;
 use super::polarity::polarity;
+use super::record_clauses::passage_with_clause;
 use super::wording::clauses;
 use super::FindingKind;
 use crate::fold::plain;
@@ -56,11 +57,7 @@ pub(super) fn check_settlement(
     if !settles {
         return;
     }
-    let none = evidence.passages.iter().find(|p| {
-        let text = plain(&p.text);
-        clauses(&text).iter().any(|(_, c)| SETTLES.is_match(c) && polarity(c).negated)
-    });
-    if let Some(r) = none {
+    if let Some(r) = passage_with_clause(evidence, |c| SETTLES.is_match(c) && polarity(c).negated) {
         push(
             FindingKind::Contradicted,
             format!("has costs settled after the fact; the record says no statement is issued [{}]", r.source),
