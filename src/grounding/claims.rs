@@ -39,6 +39,7 @@ use super::polarity::polarity;
 use super::quotes::{body, verbatim};
 use super::record_clauses::{ev_clauses, EvClause};
 use super::terms::{shared, terms, vocabulary, Term};
+use super::text::citations;
 use super::text::{own_text, sentences};
 use super::wording::{
     clauses, role, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, DOG_OR_CAT, EXCLUSIVE, HANDOFF, INDIRECT_QUESTION,
@@ -207,6 +208,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     let cost_records = std::cell::OnceCell::new();
     let record_counts = std::cell::OnceCell::new();
     let cover_items = std::cell::OnceCell::new();
+    let reply_cited = citations(&own);
     let mut out = Grounding::default();
     for (i, s) in sentences(&own).iter().enumerate() {
         let text = s.text.trim();
@@ -295,7 +297,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         if role == SentenceRole::Claim {
             let named_here: Vec<String> =
                 LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).filter(|n| known.contains(n)).collect();
-            check_figures(text, &body, &named_here, evidence, &customer_text, &mut push);
+            check_figures(text, &body, &named_here, &reply_cited, &scope, evidence, &customer_text, &mut push);
             check_counts(&body, &scope, evidence, &mut push);
             super::figure_checks::check_estimate_settled(&body, evidence, &mut push);
             super::figure_checks::check_quantities(&body, evidence, &known_numbers, &customer_text, &mut push);
@@ -310,6 +312,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::settlement::check_settlement(&body, evidence, &mut push);
             super::rights::check_rights(&body, &previous, evidence, &mut push);
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
+            super::inclusions::check_utilities_in_rent(&body, evidence, &mut push);
             super::covers::check_covers(&body, &own, evidence, &cover_items, &mut push);
             super::triggers::check_triggers(&body, evidence, &customer_text, &mut push);
             super::triggers::check_rhythm(&body, evidence, &customer_text, &mut push);

@@ -112,3 +112,32 @@ fn a_condition_the_record_does_not_set() {
         check("Bei K-4001 sind Nebenkosten, Heizung, Strom und Internet in der Miete enthalten [K-4001].", &e, &ask, 0);
     assert!(g.is_clean(), "{g:#?}");
 }
+
+/// A listing's figure beside a policy citation: the policy backs the rule
+/// the sentence states, and the figure is in the record of the listing the
+/// reply cites. Without that listing cited in the reply, the policy
+/// citation must hold the figure itself.
+#[test]
+fn a_listing_figure_beside_a_policy_citation() {
+    let mut e = Evidence::default();
+    e.add_tool_result(&serde_json::json!({"id": "HH-1001", "title": "Flat", "price": 1650.0, "priceUnit": "EUR/month",
+        "description": "The cold rent (Kaltmiete) is 1,650 EUR per month. Utilities (Nebenkosten) are an additional 240 EUR per month, heating included."}));
+    e.add_tool_result(&serde_json::json!({"found": true, "results": [{"chunkId": "policy:utilities#heating", "listingId": null,
+        "text": "Where heating is included in the utilities, heating costs are billed mainly by measured consumption."}]}));
+    let ask = ["Is heating included for HH-1001?"];
+    let unsupported = |reply: &str| {
+        check(reply, &e, &ask, 0).findings().filter(|f| f.reason.contains("not in the cited source")).count()
+    };
+    let first = "Utilities are 240 EUR a month, heating included [HH-1001#s2]. ";
+    assert_eq!(
+        unsupported(&format!(
+            "{first}So the 240 EUR is an advance payment billed by consumption [policy:utilities#heating]."
+        )),
+        0
+    );
+    // Without the listing cited anywhere, the policy citation has to hold the figure.
+    assert_eq!(
+        unsupported("So the 240 EUR is an advance payment billed by consumption [policy:utilities#heating]."),
+        1
+    );
+}

@@ -6,7 +6,7 @@
 
 use super::durations::durations;
 use super::evidence::Evidence;
-use super::numbers::{figures, years, FigureKind};
+use super::numbers::{figures, years, Figure, FigureKind};
 use super::polarity::polarity;
 use super::text::citations;
 use super::wording::{clauses, ESTIMATE};
@@ -122,11 +122,16 @@ pub(super) fn check_counts(
 /// evidence with the records' period, not an estimate as final, and in the
 /// cited source (issue #27: "a figure next to a citation must be in the
 /// cited passage or record"); then durations and years.
-/// `named`: the listing ids the sentence names.
+/// `named`: the listing ids the sentence names; `reply_cited`: every
+/// citation in the reply's own words; `scope`: the listings the reply is
+/// about at this sentence.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn check_figures(
     text: &str,
     body: &str,
     named: &[String],
+    reply_cited: &[String],
+    scope: &[String],
     evidence: &Evidence,
     customer: &str,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
@@ -187,7 +192,10 @@ pub(super) fn check_figures(
                 continue;
             }
         }
-        if !cited.is_empty() && !cited.iter().any(|c| evidence.cited_source_has(c, &f)) {
+        if !cited.is_empty()
+            && !cited.iter().any(|c| evidence.cited_source_has(c, &f))
+            && !listing_figure_beside_rule(&f, &cited, reply_cited, scope, evidence)
+        {
             push(
                 FindingKind::Unsupported,
                 format!("the figure \"{}\" is not in the cited source [{}]", f.text, cited.join(", ")),
@@ -214,6 +222,25 @@ pub(super) fn check_figures(
             push(FindingKind::Unsupported, format!("the year {y} is in no tool result"), None);
         }
     }
+}
+
+/// A listing's figure next to a policy citation ("the 240 EUR is an advance
+/// payment [policy:utilities#…]", "Derzeit liegt die Kaltmiete bei 1.280 €;
+/// … [policy:graduated-rent#…]"): the policy backs the rule the sentence
+/// states, and the figure is in the record of a listing the same reply cites
+/// and is about. Any other citation must hold the figure itself.
+fn listing_figure_beside_rule(
+    f: &Figure,
+    cited: &[String],
+    reply_cited: &[String],
+    scope: &[String],
+    evidence: &Evidence,
+) -> bool {
+    cited.iter().all(|c| c.starts_with("policy:"))
+        && reply_cited.iter().filter(|c| !c.starts_with("policy:")).any(|c| {
+            let listing = c.split('#').next().unwrap_or(c);
+            (scope.is_empty() || scope.iter().any(|s| s == listing)) && evidence.cited_source_has(listing, f)
+        })
 }
 
 /// The records' own words for an amount not yet fixed (narrower than

@@ -104,6 +104,13 @@ static UTILITIES: LazyLock<Regex> = LazyLock::new(|| {
 /// A listing id in folded text.
 static LISTING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[a-z]{1,2}-\d{4}\b").expect("valid pattern"));
 
+/// A cost paid through an amount of the rent: "mit den 290 EUR
+/// vorausbezahlt", "paid for out of the 240 EUR" (folded text).
+static PAID_THROUGH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(mit|uber|aus|von) (den|der|diesen|ihren|dem) [\d.,]+ eur\b[^;]{0,25}\b(vorausbezahlt|vorausgezahlt|abgedeckt|abgegolten|mitbezahlt|bezahlt|beglichen|gedeckt|finanziert)\b|\b(paid|prepaid|settled|funded|met) (for )?(in advance )?(with|through|via|out of|from) (the|your|those|that) [\d.,]+ eur\b")
+        .expect("valid pattern")
+});
+
 /// Whether a clause says the costs it names are in the rent (`Some(true)`),
 /// paid apart from it (`Some(false)`), or neither.
 fn status(folded: &str) -> Option<bool> {
@@ -114,7 +121,72 @@ fn status(folded: &str) -> Option<bool> {
     if p.included.is_some() {
         return p.included;
     }
+    if PAID_THROUGH.is_match(folded) {
+        return Some(!p.negated);
+    }
     SEPARATE.is_match(folded).then_some(p.negated)
+}
+
+/// The amount a clause puts something in: "contained in the 1,650 EUR
+/// monthly rent", "in den 1.650 EUR Kaltmiete enthalten" (folded text; the
+/// figure is group `f`).
+static IN_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(in|within|inside|into|im|part of|covered by|in der|in den|in die)\s+(the |der |den |die |your |ihrer |ihren |that |those |diesen |dieser )?(?P<f>\d[\d.,]*) eur\b( (a|per|im|pro) (month|monat))?( \w+){0,2}? (rent|miete|kaltmiete|monthly rent|cold rent)\b")
+        .expect("valid pattern")
+});
+
+/// Words that put utilities on top of the rent in a record (folded text).
+static ON_TOP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(additional|on top|extra|in addition|zusatzlich|zuzuglich|zzgl|dazu|hinzu)\b")
+        .expect("valid pattern")
+});
+
+/// Flags a claim sentence (`body`) that puts the utilities inside a listing's
+/// rent figure ("the 240 EUR of utilities that are already contained in the
+/// 1,650 EUR monthly rent") where that listing's record gives the utilities
+/// on top of that rent. An all-inclusive rent (K-4001: "Utilities … are all
+/// included in the rent") is left alone: its record puts nothing on top.
+pub(super) fn check_utilities_in_rent(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    if !UTILITIES.is_match(&folded) {
+        return;
+    }
+    for (_, c) in clauses(&folded) {
+        let p = polarity(c);
+        if p.negated || p.conditional || p.included != Some(true) {
+            continue;
+        }
+        for cap in IN_AMOUNT.captures_iter(c) {
+            let Some(f) = cap.name("f").and_then(|f| numbers(f.as_str()).into_iter().next()) else { continue };
+            let rents =
+                evidence.figures.iter().filter(|e| e.source.ends_with(".price") && same_value(e.figure.value, f));
+            for rent in rents {
+                let listing = rent.source.trim_end_matches(".price");
+                let on_top = evidence.passages.iter().find(|p| {
+                    p.listing.as_deref() == Some(listing)
+                        && p.source.contains("#s")
+                        && UTILITIES.is_match(&plain(&p.text))
+                        && ON_TOP.is_match(&plain(&p.text))
+                });
+                if let Some(passage) = on_top {
+                    push(
+                        FindingKind::Contradicted,
+                        format!(
+                            "puts the utilities inside {listing}'s rent of {} EUR; the record gives them on top [{}]",
+                            cap["f"].trim(),
+                            passage.source
+                        ),
+                        Some(passage.source.clone()),
+                    );
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// A clause of a few words closed by its denial ("das Internet allerdings
@@ -147,7 +219,7 @@ static IN_COLD_RENT: LazyLock<Regex> = LazyLock::new(|| {
 fn read(sentence: &str) -> Vec<Said> {
     // Most sentences say nothing of inclusion: one look at the whole.
     let whole = plain(sentence);
-    if polarity(&whole).included.is_none() && !SEPARATE.is_match(&whole) {
+    if polarity(&whole).included.is_none() && !SEPARATE.is_match(&whole) && !PAID_THROUGH.is_match(&whole) {
         return vec![];
     }
     let said = |c: &str| {
@@ -430,6 +502,41 @@ mod tests {
         assert_eq!(findings("Die Heizung ist bereits in der Kaltmiete enthalten."), 1);
         assert_eq!(findings("Heating is included in the 240 EUR utilities, which come on top of the cold rent."), 0);
         assert_eq!(findings("Heating is included."), 0);
+    }
+
+    #[test]
+    fn utilities_put_inside_a_rent_they_come_on_top_of() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "HH-1001", "price": 1650, "description": "The cold rent (Kaltmiete) is 1,650 EUR per month. Utilities (Nebenkosten) are an additional 240 EUR per month, heating included."}));
+        e.add_tool_result(&serde_json::json!({"id": "K-4001", "price": 1350, "description": "The rent is an all-inclusive rent (Warmmiete, also Pauschalmiete) of 1,350 EUR per month. Utilities, heating, electricity and internet are all included in the rent."}));
+        let findings = |body: &str| {
+            let mut n = 0;
+            check_utilities_in_rent(body, &e, &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(findings("Heating is covered, as part of the 240 EUR of utilities that are already contained in the 1,650 EUR monthly rent."), 1);
+        assert_eq!(findings("Die Nebenkosten sind in den 1.650 EUR Miete bereits enthalten."), 1);
+        // The right twins: on top of the rent, denied, or an all-inclusive rent.
+        assert_eq!(
+            findings("Heating is part of the 240 EUR of utilities, which come on top of the 1,650 EUR monthly rent."),
+            0
+        );
+        assert_eq!(findings("The utilities are not included in the 1,650 EUR cold rent."), 0);
+        assert_eq!(findings("Utilities, heating and internet are all included in the 1,350 EUR monthly rent."), 0);
+    }
+
+    #[test]
+    fn heating_paid_through_the_utilities_is_included() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "HH-1003", "description": "Utilities (Nebenkosten) are an additional 290 EUR per month, heating not included."}));
+        let findings = |body: &str| {
+            let mut n = 0;
+            check_inclusions(body, &["HH-1003".to_owned()], &e, &std::cell::OnceCell::new(), &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(findings("Die Kosten der Wärmepumpe werden deshalb mit den 290 EUR vorausbezahlt."), 1);
+        assert_eq!(findings("The heating is paid for out of the 290 EUR."), 1);
+        assert_eq!(findings("Die Kosten der Wärmepumpe werden nicht mit den 290 EUR vorausbezahlt."), 0);
     }
 
     #[test]

@@ -37,7 +37,7 @@ static START: LazyLock<Regex> = LazyLock::new(|| {
 /// den heutigen 1.280 EUR", "ändert sich … noch nichts", "stays the same
 /// next year"), folded text.
 static HELD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(bleibt|bleiben)\b[^;]{0,50}\b(bei|unverandert|gleich|konstant)\b|\bandert sich\b[^;]{0,50}\bnichts\b|\b(stays?|remains?)\b[^;]{0,40}\b(the same|unchanged|at|where it is)\b|\bno (rise|increase|step)\b")
+    Regex::new(r"\b(bleibt|bleiben)\b[^;]{0,50}\b(bei|unverandert|gleich|konstant)\b|\bandert sich\b[^;]{0,50}\bnichts\b|\b(stays?|remains?)\b[^;]{0,40}\b(the same|unchanged|at|where it is)\b|\bno (rise|increase|step)\b|\b(zahlen|zahlt|bezahlen)\b[^;]{0,30}\bweiterhin\b|\bweiterhin\b[^;]{0,30}\b(zahlen|zahlt|bei)\b|\b(still|continue to|go on) pay(ing)?\b")
         .expect("valid pattern")
 });
 static NEXT_YEAR: LazyLock<Regex> = LazyLock::new(|| {
@@ -49,6 +49,12 @@ static WAITS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\berst\b[^;]{0,40}\b(nach|ab)\b[^;]{0,12}\b(zwolf|12|einem|ein)\b[^;]{0,15}\b(\w*monat\w*|\w*jahr\w*)|\b(ein|einem|zwolf|12) (volles |vollen |ganzes |volle )?(jahr|monate|mietjahr)\b[^;]{0,10}\bnach (ihrem |dem |ihres )?(einzug|mietbeginn|bezug|vertragsbeginn|beginn)|\b(twelve|12|a full|one full|a|one) (full )?(months?|year) after (you move in|moving in|move-in|the start|your move|the tenancy)|\bonly after (twelve|12|a full|one full|a) (full )?(months?|year)\b")
         .expect("valid pattern")
 });
+
+/// A step tied to the tenancy's anniversary rather than a calendar date
+/// ("jeweils zum Jahrestag des Mietbeginns", "on the anniversary of your
+/// move-in"), folded text.
+static ANNIVERSARY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(jahrestag\w*|anniversary|anniversaries)\b").expect("valid pattern"));
 
 /// The months of the dates in `text` (folded) that fall in a clause about a
 /// rise: the clause names a rise and no start, or follows one that does.
@@ -80,7 +86,10 @@ pub(super) fn check_step_dates(
     let held = folded.split(';').any(|part| {
         (HELD.is_match(part) && NEXT_YEAR.is_match(part) && !polarity(part).conditional) || WAITS.is_match(part)
     });
-    if stated.is_empty() && !held {
+    // "Die Stufe greift jeweils zum Jahrestag Ihres Mietbeginns, nicht zum Kalenderjahr".
+    let anniversary =
+        RISE.is_match(&folded) && clauses(&folded).iter().any(|(_, c)| ANNIVERSARY.is_match(c) && !polarity(c).negated);
+    if stated.is_empty() && !held && !anniversary {
         return;
     }
     let records: Vec<(u32, &str)> = evidence
@@ -89,6 +98,14 @@ pub(super) fn check_step_dates(
         .flat_map(|p| rise_months(&plain(&p.text)).into_iter().map(move |m| (m, p.source.as_str())))
         .collect();
     let Some((_, source)) = records.first() else { return };
+    if anniversary {
+        push(
+            FindingKind::Contradicted,
+            format!("ties the rent's rise to the tenancy's anniversary; the record dates it [{source}]"),
+            Some((*source).to_owned()),
+        );
+        return;
+    }
     if held {
         push(
             FindingKind::Contradicted,
@@ -142,6 +159,9 @@ mod tests {
             "Wie bei jeder Staffelmiete liegt der erste Schritt zwölf Monate nach Ihrem Einzug.",
             "Die erste Stufe greift allerdings erst nach zwölf vollen Mietmonaten, also nicht schon im kommenden Januar.",
             "The first step only comes twelve months after you move in.",
+            "Die Stufe greift jeweils zum Jahrestag Ihres Mietbeginns, nicht zum Kalenderjahr.",
+            "Staffelmiete, +3,5 % pro Jahr, jeweils zum Jahrestag des Mietbeginns.",
+            "Die erste Erhöhung greift bei einem Einzug im Dezember noch nicht, im nächsten Jahr zahlen Sie also weiterhin 1.280 €.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
@@ -149,6 +169,8 @@ mod tests {
             "Bis zum 1. Januar bleibt es bei 1.280 EUR; im nächsten Jahr steigt die Miete um 3,5 Prozent.",
             "Zwischen zwei Stufen müssen mindestens zwölf Monate liegen.",
             "Die genaue Miete im nächsten Jahr steht im Mietvertrag.",
+            "Die Stufe greift nicht zum Jahrestag des Mietbeginns, sondern jeweils am 1. Januar.",
+            "The rent rises every 1 January, not on the anniversary of your move-in.",
         ] {
             assert!(!flagged(right), "{right}");
         }

@@ -221,6 +221,8 @@ fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments(
         SentenceRole::Assistant
     );
     assert!(REPLY_HEDGE.is_match(&crate::fold::plain("I think the listing might say 1,650 EUR")));
+    assert!(REPLY_HEDGE.is_match(&crate::fold::plain("Soweit ich es sehe, steigt die Miete zum Jahreswechsel")));
+    assert!(REPLY_HEDGE.is_match(&crate::fold::plain("As far as I can tell, heating is included")));
 }
 
 #[test]
