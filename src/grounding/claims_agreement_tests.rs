@@ -141,3 +141,14 @@ fn a_listing_figure_beside_a_policy_citation() {
         1
     );
 }
+
+/// An estimate the same sentence calls final is presented as final.
+#[test]
+fn an_estimate_called_final_in_its_own_sentence() {
+    let mut e = Evidence::default();
+    e.add_tool_result(&serde_json::json!({"id": "M-3001", "title": "Flat", "description": "A special levy (Sonderumlage) for the facade renovation is estimated at 18,000 EUR; the amount is not yet final."}));
+    let ask = ["Is the special levy for M-3001 final?"];
+    let contradicted = |reply: &str| check(reply, &e, &ask, 0).findings().any(|f| f.kind == FindingKind::Contradicted);
+    assert!(contradicted("The special levy is estimated at 18,000 EUR [M-3001], and that's the final estimate."));
+    assert!(!contradicted("The special levy is estimated at 18,000 EUR [M-3001]; it is not yet final."));
+}

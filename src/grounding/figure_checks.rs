@@ -171,7 +171,9 @@ pub(super) fn check_figures(
             }
         }
         // "was originally an estimate, but has since been settled" withdraws the estimate.
-        let estimated = ESTIMATE.is_match(&plain(body)) && !SETTLED.is_match(&plain(body));
+        // "is estimated at 18,000 EUR, and that's the final estimate" calls it final all the same.
+        let estimated =
+            ESTIMATE.is_match(&plain(body)) && !SETTLED.is_match(&plain(body)) && finality(&plain(body)).is_none();
         if f.kind == FigureKind::Price && !estimated {
             let estimated: Vec<&str> = evidence
                 .matching_figures(&f)
@@ -253,7 +255,7 @@ static RECORD_ESTIMATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 /// has since been confirmed, so the figure is now final", "settled in
 /// substance, so it won't move", "der Betrag steht inzwischen fest").
 static FINALISED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"\b(now|since|already|inzwischen|mittlerweile|bereits|schon|jetzt|nun)\b (\w+ ){0,2}(final|fixed|confirmed|settled|binding|definite|endgultig|festgelegt|festgesetzt|verbindlich|bestatigt|beschlossen|fest)\b|\b(won'?t|will not|isn'?t going to|is not going to) (move|change|go up|go down|rise)\b|\b(andert|bewegt) sich (daran |da )?(nicht|nichts) mehr\b|\bsettled in substance\b|\bsteht (\w+ ){0,2}fest\b|\b(is|ist) (the|die|der|das) (final|definitive|binding|fixed|endgultige|verbindliche|feste)\b|\b(the|that|this|das|der|dieser|diese) (figure|amount|sum|estimate|levy|betrag|summe|umlage) (is|ist|stays|remains|bleibt) (now |already |definitely |fully |jetzt |bereits |schon )?(final|settled|fixed|binding|firm|fest|endgultig|verbindlich)\b|\bsigned off at\b|\bapproved at (that|this|the) (amount|figure|sum)\b|\bno part of (that|the|this) (figure|amount|sum) (that )?(isn'?t|is not) settled\b")
+    regex::Regex::new(r"\b(now|since|already|inzwischen|mittlerweile|bereits|schon|jetzt|nun)\b (\w+ ){0,2}(final|fixed|confirmed|settled|binding|definite|endgultig|festgelegt|festgesetzt|verbindlich|bestatigt|beschlossen|fest)\b|\b(won'?t|will not|isn'?t going to|is not going to) (move|change|go up|go down|rise)\b|\b(andert|bewegt) sich (daran |da )?(nicht|nichts) mehr\b|\bsettled in substance\b|\bsteht (\w+ ){0,2}fest\b|\b(is|ist) (the|die|der|das) (final|definitive|binding|fixed|endgultige|verbindliche|feste)\b|\b(the|that|this|das|der|dieser|diese) (figure|amount|sum|estimate|levy|betrag|summe|umlage) (is|ist|stays|remains|bleibt) (now |already |definitely |fully |jetzt |bereits |schon )?(final|settled|fixed|binding|firm|fest|endgultig|verbindlich)\b|\bsigned off at\b|\b(that|this|it)('s| is) (the |a |now )?(final|definitive|binding|fixed) (estimate|figure|amount|sum)\b|\bapproved at (that|this|the) (amount|figure|sum)\b|\bno part of (that|the|this) (figure|amount|sum) (that )?(isn'?t|is not) settled\b")
         .expect("valid pattern")
 });
 /// Words that make a sentence speak of an amount.
@@ -272,24 +274,28 @@ pub(super) fn check_estimate_settled(
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let folded = plain(body);
-    let Some(m) = FINALISED.find(&folded) else { return };
-    let denial = m.as_str().contains("n't") || m.as_str().contains(" not ") || m.as_str().contains("nicht");
-    // "The figure is final; what isn't yet is the invoice": the part that calls it final.
-    let part = folded.split(';').find(|part| part.contains(m.as_str())).unwrap_or(&folded);
-    let p = polarity(part);
-    if (p.negated && !denial) || p.conditional || !AMOUNT_WORD.is_match(&folded) {
-        return;
-    }
+    let Some(m) = finality(&folded) else { return };
     if figures(body).iter().any(|f| f.kind == FigureKind::Price) {
         return;
     }
     if let Some(source) = evidence.passages.iter().find(|p| RECORD_ESTIMATE.is_match(&plain(&p.text))) {
         push(
             FindingKind::Contradicted,
-            format!("calls an amount final (\"{}\"); the records give it as an estimate", m.as_str()),
+            format!("calls an amount final (\"{m}\"); the records give it as an estimate"),
             Some(source.source.clone()),
         );
     }
+}
+
+/// The words of a sentence (folded) that call an amount final, unless
+/// negated or conditional ("is not final until the owners vote").
+fn finality(folded: &str) -> Option<String> {
+    let m = FINALISED.find(folded)?;
+    let denial = m.as_str().contains("n't") || m.as_str().contains(" not ") || m.as_str().contains("nicht");
+    // "The figure is final; what isn't yet is the invoice": the part that calls it final.
+    let part = folded.split(';').find(|part| part.contains(m.as_str())).unwrap_or(folded);
+    let p = polarity(part);
+    ((!p.negated || denial) && !p.conditional && AMOUNT_WORD.is_match(folded)).then(|| m.as_str().to_owned())
 }
 
 /// An estimate said to be over: "originally an estimate", "has since been

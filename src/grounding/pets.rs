@@ -459,6 +459,11 @@ mod tests {
             [Some(OnRequest)]
         );
         assert_eq!(status("Dogs aren't allowed outright; they need the owner's approval."), [Some(OnRequest); 2]);
+        // ", so yes, …": the bare yes passes its conclusion on.
+        assert_eq!(
+            status("Dogs are on request there, so yes, your dog can come along."),
+            [Some(OnRequest), Some(Allowed)]
+        );
         // Another subject in the same sentence is not read as the pet's status.
         assert_eq!(status("Hunde sind erlaubt, ein Stellplatz ist nicht möglich."), [Some(Allowed)]);
     }

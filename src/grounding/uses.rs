@@ -26,7 +26,7 @@ static RESIDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Staying in the unit in other words: sleeping, staying over, a bedroom.
 static RESIDE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(stay(ing)? (over|overnight|the night)|overnight|sleep\w*|bedroom|bed|kip|crash|ubernacht\w*|schlaf\w*|wohnen|live|living|zuhause|home)\b")
+    Regex::new(r"\b(stay(ing)? (over|overnight|the night)|overnight|sleep\w*|bedroom|bed|kip\w*|crash\w*|ubernacht\w*|schlaf\w*|wohnen|live|living|zuhause|home)\b")
         .expect("valid pattern")
 });
 
@@ -118,6 +118,7 @@ mod tests {
             1
         );
         assert_eq!(findings("Staying overnight in the back office now and then is a different matter, though."), 1);
+        assert_eq!(findings("So crashing in the back office on the odd late night wouldn't be an issue."), 1);
         assert_eq!(findings("Living there is not permitted, not even in the back office."), 0);
         assert_eq!(findings("Sleeping there would be a problem: living there is not permitted."), 0);
         assert_eq!(findings("You can't sleep there either."), 0);
