@@ -152,3 +152,15 @@ fn an_estimate_called_final_in_its_own_sentence() {
     assert!(contradicted("The special levy is estimated at 18,000 EUR [M-3001], and that's the final estimate."));
     assert!(!contradicted("The special levy is estimated at 18,000 EUR [M-3001]; it is not yet final."));
 }
+
+/// An estimate called settled in other words, in a sentence of its own.
+#[test]
+fn an_estimate_settled_in_other_words() {
+    let mut e = Evidence::default();
+    e.add_tool_result(&serde_json::json!({"id": "M-3001", "title": "Flat", "description": "A special levy (Sonderumlage) for the facade renovation is estimated at 18,000 EUR; the amount is not yet final."}));
+    let ask = ["Is the special levy for M-3001 final?"];
+    let contradicted = |reply: &str| check(reply, &e, &ask, 0).findings().any(|f| f.kind == FindingKind::Contradicted);
+    assert!(contradicted("The levy is estimated at 18,000 EUR [M-3001]. So that figure is in effect settled."));
+    assert!(contradicted("The levy is estimated at 18,000 EUR [M-3001]. The sum itself has been fixed for this unit."));
+    assert!(!contradicted("The levy is estimated at 18,000 EUR [M-3001]. The sum has not been fixed yet."));
+}

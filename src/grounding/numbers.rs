@@ -102,6 +102,12 @@ static QUARTERLY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(per\s+quarter|a\s+quarter|each\s+quarter|every\s+quarter|quarterly|pro\s+quartal|im\s+quartal|je\s+quartal|jedes\s+quartal|quartalsweise|viertelj[äa]e?hrlich\w*)\b|/\s?(quarter|quartal)\b")
         .expect("valid pattern")
 });
+// "420 Euro, die über das Wirtschaftsjahr hinweg an die Gemeinschaft gehen":
+// a sum spread over a year is a yearly one, unless a monthly word is near.
+static OVER_THE_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b((uber|fur|über|für) (das|ein) (ganze |gesamte )?(wirtschafts|geschäfts|geschafts|kalender)?jahr( hinweg)?|pro (wirtschafts|geschäfts|geschafts)jahr|over the (course of the |whole )?(business |financial |calendar )?year|per (business|financial|calendar) year)\b")
+        .expect("valid pattern")
+});
 static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(one[-\s]off|one[-\s]time|once|single\s+payment|einmalig\w*|einmal)\b").expect("valid pattern")
 });
@@ -125,6 +131,8 @@ pub fn period_in(window: &str) -> Option<Period> {
         Some(Period::Yearly)
     } else if MONTHLY.is_match(window) {
         Some(Period::Monthly)
+    } else if OVER_THE_YEAR.is_match(window) {
+        Some(Period::Yearly)
     } else if ONE_OFF.is_match(window) {
         Some(Period::OneOff)
     } else {
@@ -427,6 +435,11 @@ mod tests {
         let f = figures("handelt es sich bei den 420 EUR für M-3001 um die Jahressumme");
         assert_eq!(f[0].period, Some(Period::Yearly), "{f:?}");
         assert_eq!(figures("420 EUR für M-3001")[0].period, None);
+        assert_eq!(
+            figures("420 Euro, die über das Wirtschaftsjahr hinweg an die Gemeinschaft gehen")[0].period,
+            Some(Period::Yearly)
+        );
+        assert_eq!(figures("420 EUR monatlich, festgelegt für das Wirtschaftsjahr")[0].period, Some(Period::Monthly));
     }
 
     #[test]

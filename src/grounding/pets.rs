@@ -85,7 +85,7 @@ static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
 /// among them a ban denied ("nicht ausgeschlossen", "not ruled out"): its
 /// two negations cancel and leave a yes.
 static ALLOWS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|covered|come along|come with you|move in with you|kein problem|no problem|formsache|formality|formalitat|(dagegen|hingegen|jedoch) schon|sehr wohl|nicht (ausgeschlossen|verboten|untersagt)|not (ruled out|excluded|forbidden|prohibited|banned))\b|\b(dog|pet|hunde|tier)freundlich")
+    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|no (\w+ )?(difficulty|difficulties|obstacle)|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|covered|come along|come with you|move in with you|kein problem|no problem|formsache|formality|formalitat|(dagegen|hingegen|jedoch) schon|sehr wohl|nicht (ausgeschlossen|verboten|untersagt)|not (ruled out|excluded|forbidden|prohibited|banned))\b|\b(dog|pet|hunde|tier)freundlich")
         .expect("valid pattern")
 });
 
@@ -464,6 +464,7 @@ mod tests {
             status("Dogs are on request there, so yes, your dog can come along."),
             [Some(OnRequest), Some(Allowed)]
         );
+        assert_eq!(status("A dog presents no practical difficulty there."), [Some(Allowed)]);
         // Another subject in the same sentence is not read as the pet's status.
         assert_eq!(status("Hunde sind erlaubt, ein Stellplatz ist nicht möglich."), [Some(Allowed)]);
     }

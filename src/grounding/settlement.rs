@@ -23,7 +23,7 @@ use crate::fold::plain;
 
 /// Settling actual costs after the fact (folded text).
 static SETTLES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(\w*abrechnung\w*|abgerechnet|abrechnen|abrechnet|rechnet (\w+ ){0,8}ab|rechnen (\w+ ){0,8}ab|settle\w*|statements?|reconcil\w*|nachzahl\w*|zahlen (\w+ ){0,4}nach|(die|the) differenz|ausgeglichen|ausgleich\w*|abgleich\w*|gleicht (\w+ ){0,8}ab|top-up|back-?payments?|balancing (payment|charge))\b")
+    Regex::new(r"\b(\w*abrechnung\w*|abgerechnet|abrechnen|abrechnet|rechnet (\w+ ){0,8}ab|rechnen (\w+ ){0,8}ab|settle\w*|statements?|reconcil\w*|nachzahl\w*|zahlen (\w+ ){0,4}nach|(die|the) differenz|ausgeglichen|verrechnet|verrechnen|verrechnung|ausgleich\w*|abgleich\w*|gleicht (\w+ ){0,8}ab|top-up|back-?payments?|balancing (payment|charge))\b")
         .expect("valid pattern")
 });
 
@@ -87,6 +87,7 @@ mod tests {
             "Heizung, Strom und Internet werden aber trotzdem einmal im Jahr nach Ihrem Verbrauch abgerechnet.",
             "Separate Nebenkosten zahlen Sie monatlich keine; die werden erst mit der Jahresabrechnung separat ausgeglichen.",
             "Once a year the landlord settles the actual costs with you.",
+            "Die Nebenkosten stecken als feste Vorauszahlung in diesem Betrag und werden am Jahresende mit den tatsächlichen Kosten verrechnet.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }

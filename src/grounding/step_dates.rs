@@ -56,6 +56,13 @@ static WAITS: LazyLock<Regex> = LazyLock::new(|| {
 static ANNIVERSARY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(jahrestag\w*|anniversary|anniversaries)\b").expect("valid pattern"));
 
+/// A yearly step made a single one ("steigt zum 1. Januar um 3,5 Prozent und
+/// bleibt danach auf diesem Stand", "then stays at that level"), folded text.
+static ONCE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(bleibt|bleiben) danach\b|\b(stays?|remains?) (there|at that level|the same|unchanged) (afterwards|after that|thereafter)\b|\b(after that|afterwards|thereafter),? (it )?(stays?|remains?)\b")
+        .expect("valid pattern")
+});
+
 /// The months of the dates in `text` (folded) that fall in a clause about a
 /// rise: the clause names a rise and no start, or follows one that does.
 fn rise_months(text: &str) -> Vec<u32> {
@@ -84,7 +91,9 @@ pub(super) fn check_step_dates(
     let folded = plain(body);
     let stated = rise_months(&folded);
     let held = folded.split(';').any(|part| {
-        (HELD.is_match(part) && NEXT_YEAR.is_match(part) && !polarity(part).conditional) || WAITS.is_match(part)
+        (HELD.is_match(part) && NEXT_YEAR.is_match(part) && !polarity(part).conditional)
+            || WAITS.is_match(part)
+            || ONCE_ONLY.is_match(part)
     });
     // "Die Stufe greift jeweils zum Jahrestag Ihres Mietbeginns, nicht zum Kalenderjahr".
     let anniversary =
@@ -162,6 +171,7 @@ mod tests {
             "Die Stufe greift jeweils zum Jahrestag Ihres Mietbeginns, nicht zum Kalenderjahr.",
             "Staffelmiete, +3,5 % pro Jahr, jeweils zum Jahrestag des Mietbeginns.",
             "Die erste Erhöhung greift bei einem Einzug im Dezember noch nicht, im nächsten Jahr zahlen Sie also weiterhin 1.280 €.",
+            "Die Kaltmiete steigt zum 1. Januar um 3,5 Prozent und bleibt danach auf diesem Stand.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }

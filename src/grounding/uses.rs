@@ -119,6 +119,7 @@ mod tests {
         );
         assert_eq!(findings("Staying overnight in the back office now and then is a different matter, though."), 1);
         assert_eq!(findings("So crashing in the back office on the odd late night wouldn't be an issue."), 1);
+        assert_eq!(findings("You could nonetheless stay over there during busy working weeks without difficulty."), 1);
         assert_eq!(findings("Living there is not permitted, not even in the back office."), 0);
         assert_eq!(findings("Sleeping there would be a problem: living there is not permitted."), 0);
         assert_eq!(findings("You can't sleep there either."), 0);

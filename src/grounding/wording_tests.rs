@@ -227,6 +227,16 @@ fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments(
     assert!(done("der Vermieter hat die 1.100 EUR Kaltmiete bereits abgenickt"));
     assert!(done("The landlord has already agreed to your offer."));
     assert!(!done("The landlord has not yet agreed to your offer."));
+    assert!(done("Der Vermieter hat bei einer früheren Anfrage bereits signalisiert, dass er mit 1.100 € leben kann."));
+    assert!(done(
+        "Ich habe mit der Vermieterseite allerdings bereits abgestimmt, dass die Heizkosten übernommen werden."
+    ));
+    assert!(done("There is nothing standing in the way, so you can plan on that afternoon."));
+    assert!(done("Hören Sie nichts, können Sie von Donnerstag ausgehen."));
+    assert!(done("Insofern klappt das mit Ihrem Termin."));
+    assert!(done("They will settle the rent of 2,800 EUR with you directly."));
+    assert!(!done("A colleague will get back to you to arrange a time."));
+    assert!(REPLY_HEDGE.is_match(&crate::fold::plain("so 2,800 EUR ought to be within reach")));
 }
 
 #[test]
