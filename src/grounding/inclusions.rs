@@ -131,8 +131,17 @@ fn status(folded: &str) -> Option<bool> {
 /// monthly rent", "in den 1.650 EUR Kaltmiete enthalten" (folded text; the
 /// figure is group `f`).
 static IN_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(in|within|inside|into|im|part of|covered by|in der|in den|in die)\s+(the |der |den |die |your |ihrer |ihren |that |those |diesen |dieser )?(?P<f>\d[\d.,]*) eur\b( (a|per|im|pro) (month|monat))?( \w+){0,2}? (rent|miete|kaltmiete|monthly rent|cold rent)\b")
+    Regex::new(r"\b(in|within|inside|into|im|part of|covered by|in der|in den|in die)\s+(the |der |den |die |your |ihrer |ihren |that |those |diesen |dieser )?(?P<f>\d[\d.,]*) eur\b")
         .expect("valid pattern")
+});
+
+/// "built into the 1,650 EUR you'd pay", "steckt schon in den 1.650 EUR"
+/// (folded text).
+static BUILT_INTO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(built|baked|folded|rolled|wrapped|priced|factored) (\w+ )?into\b|\b(steckt|stecken) (\w+ ){0,2}in\b",
+    )
+    .expect("valid pattern")
 });
 
 /// Words that put utilities on top of the rent in a record (folded text).
@@ -157,7 +166,7 @@ pub(super) fn check_utilities_in_rent(
     }
     for (_, c) in clauses(&folded) {
         let p = polarity(c);
-        if p.negated || p.conditional || p.included != Some(true) {
+        if p.negated || p.conditional || !(p.included == Some(true) || BUILT_INTO.is_match(c)) {
             continue;
         }
         for cap in IN_AMOUNT.captures_iter(c) {
@@ -516,6 +525,12 @@ mod tests {
         };
         assert_eq!(findings("Heating is covered, as part of the 240 EUR of utilities that are already contained in the 1,650 EUR monthly rent."), 1);
         assert_eq!(findings("Die Nebenkosten sind in den 1.650 EUR Miete bereits enthalten."), 1);
+        assert_eq!(
+            findings(
+                "It's part of the utilities, and those 240 EUR a month are already built into the 1,650 EUR you'd pay."
+            ),
+            1
+        );
         // The right twins: on top of the rent, denied, or an all-inclusive rent.
         assert_eq!(
             findings("Heating is part of the 240 EUR of utilities, which come on top of the 1,650 EUR monthly rent."),

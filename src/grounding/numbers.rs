@@ -120,7 +120,10 @@ static PERIOD_STOP: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Words that open a relative clause about the figure before them.
-const RELATIVE: &[&str] = &["die ", "der ", "das ", "which ", "that ", "payable", "due ", "fällig", "zahlbar"];
+/// "95 EUR, paid once when the lease is signed": a participle of payment too.
+const RELATIVE: &[&str] = &[
+    "die ", "der ", "das ", "which ", "that ", "payable", "due ", "fällig", "zahlbar", "paid ", "charged ", "billed ",
+];
 
 /// The period of the words in `window` (first quarterly, then yearly, then
 /// monthly, then one-off).
@@ -440,6 +443,7 @@ mod tests {
             Some(Period::Yearly)
         );
         assert_eq!(figures("420 EUR monatlich, festgelegt für das Wirtschaftsjahr")[0].period, Some(Period::Monthly));
+        assert_eq!(figures("it's 95 EUR, paid once when the lease is signed")[0].period, Some(Period::OneOff));
     }
 
     #[test]

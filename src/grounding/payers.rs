@@ -43,7 +43,7 @@ static PURCHASE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Paying, bearing, being billed, or sharing a cost (folded text).
 static PAYS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(zahl\w*|bezahl\w*|tragt|tragen|trage|ubernimmt|ubernehmen|pays?|paid|paying|bears?|borne|covers|charged|charges?|billed|invoiced|berechne\w*|in rechnung|(liegt|lage|liegen|lagen)\b[^,;]{0,40}\bbei|(fallt|fallen)\b[^,;]{0,60}\ban|anfall\w*|entsteh\w*|falls? to|rests? with|lies with|(auf|zwischen) \w+ (und|and) \w+ (aufgeteilt|geteilt|verteilt)|aufgeteilt|geteilt|split|shared|halbe|half|halfte|haftig|halftig|zu gleichen teilen|equally)\b")
+    Regex::new(r"\b(zahl\w*|bezahl\w*|tragt|tragen|trage|ubernimmt|ubernehmen|pays?|paid|paying|bears?|borne|covers|charged|charges?|billed|invoiced|berechne\w*|in rechnung|(liegt|lage|liegen|lagen)\b[^,;]{0,40}\bbei|(fallt|fallen)\b[^,;]{0,60}\ban|anfall\w*|entsteh\w*|falls? to|rests? with|lies with|\w*pflichtig|liable|(auf|zwischen) \w+ (und|and) \w+ (aufgeteilt|geteilt|verteilt)|aufgeteilt|geteilt|split|shared|halbe|half|halfte|haftig|halftig|zu gleichen teilen|equally)\b")
         .expect("valid pattern")
 });
 
@@ -201,6 +201,7 @@ mod tests {
             "Eine Provision fällt für Sie als Mieter an – nicht jedoch Gebühren für Besichtigungen.",
             "Von der Provision freigestellt werden Mieter deshalb aber nicht.",
             "Nach dem Bestellerprinzip trägt die Provision, wer den Mietvertrag unterschreibt, also Sie als Mieter.",
+            "Beauftragen Sie uns dagegen selbst mit der Suche, wären Sie der Besteller und damit provisionspflichtig.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
@@ -214,6 +215,7 @@ mod tests {
             "Als Mieter sind Sie von der Provision freigestellt.",
             "Für Sie als Mieter fällt keine Provision an.",
             "Für Sie entstehen keine Kosten für Besichtigungen oder Gebühren.",
+            "Provisionspflichtig ist bei unseren Vermietungen nur der Vermieter, nicht Sie.",
         ] {
             assert!(!flagged(right), "{right}");
         }

@@ -234,7 +234,7 @@ static SMALL_DOG_OR_CAT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// On request explained as a mere notice or counted as a yes (folded).
 static NOTICE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(just|only|simply|merely|einfach|nur|lediglich|kurz) (\w+ ){0,4}(let (the landlord|the owner|them|him|her) know|inform (the landlord|the owner|them)|tell (the landlord|the owner|them)|give (the landlord|them) a heads-up|bescheid (geben|sagen|gibt|geben)|mitteilen|anzeigen|anzuzeigen|melden)\b|\bcounts as a yes\b|\bgilt (als|wie) (ein )?ja\b|\b(as good as|quasi|praktisch) (a yes|ein ja)\b")
+    Regex::new(r"\b(just|only|simply|merely|einfach|nur|lediglich|kurz) (\w+ ){0,4}(let (the landlord|the owner|them|him|her) know|inform (the landlord|the owner|them)|tell (the landlord|the owner|them)|give (the landlord|them) a heads-up|bescheid (geben|sagen|gibt|geben)|mitteilen|anzeigen|anzuzeigen|melden)\b|\bcounts as a yes\b|\b(anfrage|request)\b.{0,20}\b(ist|is|counts as|gilt als)\b (dabei |schon |bereits |already |effectively |in effect |praktisch |quasi )*(ihre|your|die|the|a|eine)? ?(zusage|genehmigung|erlaubnis|approval|permission|yes|ja)\b|\b(a|eine) (notification|notice|meldung|mitteilung|anzeige) (rather than|instead of|statt|anstatt) (a |eine |einer )?(permission|approval|request|erlaubnis|genehmigung|zustimmung)\b|\bthat means you (just |only |simply )?let (the landlord|the owner|them) know\b|\bgilt (als|wie) (ein )?ja\b|\b(as good as|quasi|praktisch) (a yes|ein ja)\b")
         .expect("valid pattern")
 });
 
@@ -486,6 +486,10 @@ mod tests {
         };
         assert_eq!(findings("Dogs are on request, which means our agency decides on each animal individually."), 1);
         assert_eq!(findings("Your dog's request goes through our agency, and the landlord decides."), 0);
+        // The request made the permission, or a notice instead of one.
+        assert_eq!(findings("Die Anfrage für Ihren Hund ist dabei schon Ihre Zusage."), 1);
+        assert_eq!(findings("For the dog, it is a notification rather than a permission."), 1);
+        assert_eq!(findings("Die Anfrage für Ihren Hund ist noch keine Zusage."), 0);
     }
 
     #[test]
