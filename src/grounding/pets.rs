@@ -98,7 +98,7 @@ static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
 /// An approval turned into a certainty ("a formality", "fest planen",
 /// "will certainly agree"): a yes, whatever the approval words around it.
 static CERTAIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through (without|smoothly|fine|easily|for sure|automatically|quickly)|geht durch|durchgehen|already (approved|agreed)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)|\bgoes through[.!]?\s*$")
+    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through (without|smoothly|fine|easily|for sure|automatically|quickly)|geht durch|durchgehen|already (approved|agreed)|(effectively|practically|de facto|as good as|so gut wie|praktisch|quasi) (accepted|allowed|approved|permitted|a yes|erlaubt|genehmigt|akzeptiert|zugelassen)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)|\bgoes through[.!]?\s*$")
         .expect("valid pattern")
 });
 
@@ -228,7 +228,7 @@ static SET_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A dog or cat said to count as a small animal.
 static SMALL_DOG_OR_CAT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(katze\w*|kater|hund\w*|cats?|dogs?|kitten|puppy)\b.{0,80}\b(zahl\w*|gilt|gelten|counts?|counted|treated|fall\w*|class\w*|qualif\w*)\b.{0,50}\b(kleintier\w*|small animals?)\b")
+    Regex::new(r"\b(katze\w*|kater|hund\w*|cats?|dogs?|kitten|puppy)\b.{0,80}\b(zahl\w*|gilt|gelten|counts?|counted|treated|fall\w*|class\w*|qualif\w*)\b.{0,50}\b(kleintier\w*|small animals?|small-animal)")
         .expect("valid pattern")
 });
 
@@ -465,6 +465,7 @@ mod tests {
             [Some(OnRequest), Some(Allowed)]
         );
         assert_eq!(status("A dog presents no practical difficulty there."), [Some(Allowed)]);
+        assert_eq!(status("Your dog is effectively accepted there."), [Some(Allowed)]);
         // Another subject in the same sentence is not read as the pet's status.
         assert_eq!(status("Hunde sind erlaubt, ein Stellplatz ist nicht möglich."), [Some(Allowed)]);
     }

@@ -63,6 +63,10 @@ static ONCE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A yearly rise denied its rhythm ("greift allerdings nicht jedes Jahr").
+static NOT_YEARLY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bnicht (jedes|in jedem) jahr\b|\bnot (every|each) year\b").expect("valid pattern"));
+
 /// The months of the dates in `text` (folded) that fall in a clause about a
 /// rise: the clause names a rise and no start, or follows one that does.
 fn rise_months(text: &str) -> Vec<u32> {
@@ -94,6 +98,7 @@ pub(super) fn check_step_dates(
         (HELD.is_match(part) && NEXT_YEAR.is_match(part) && !polarity(part).conditional)
             || WAITS.is_match(part)
             || ONCE_ONLY.is_match(part)
+            || (NOT_YEARLY.is_match(part) && RISE.is_match(part))
     });
     // "Die Stufe greift jeweils zum Jahrestag Ihres Mietbeginns, nicht zum Kalenderjahr".
     let anniversary =
@@ -172,6 +177,7 @@ mod tests {
             "Staffelmiete, +3,5 % pro Jahr, jeweils zum Jahrestag des Mietbeginns.",
             "Die erste Erhöhung greift bei einem Einzug im Dezember noch nicht, im nächsten Jahr zahlen Sie also weiterhin 1.280 €.",
             "Die Kaltmiete steigt zum 1. Januar um 3,5 Prozent und bleibt danach auf diesem Stand.",
+            "Diese Erhöhung greift allerdings nicht jedes Jahr, sondern nur zu den Stichtagen im Vertrag.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }

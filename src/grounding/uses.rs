@@ -73,8 +73,18 @@ pub(super) fn check_residential_use(
     let parts = clauses(body);
     let accepting = |c: &str| NO_OBJECTION.replace_all(&plain(c).replace('’', "'"), " fine ").into_owned();
     let denies = parts.iter().any(|(_, c)| polarity(&accepting(c)).negated);
-    let whole = (!denies).then_some((false, body));
-    for (_, c) in parts.into_iter().chain(whole) {
+    let whole = (!denies).then(|| body.to_owned());
+    // "the odd overnight stay in the back office | while you run the shop
+    // shouldn't be an issue": a subordinate clause splits the stay from its
+    // verdict, so two neighbouring clauses are read together too.
+    // Only a verdict of no objection is carried back to the clause before.
+    let pairs: Vec<String> = parts
+        .windows(2)
+        .filter(|w| NO_OBJECTION.is_match(&plain(w[1].1).replace('’', "'")) && !RESIDE.is_match(&plain(w[1].1)))
+        .map(|w| format!("{} {}", w[0].1, w[1].1))
+        .collect();
+    for c in parts.iter().map(|(_, c)| (*c).to_owned()).chain(pairs).chain(whole) {
+        let c = c.as_str();
         let f = plain(c).replace('’', "'");
         let accepts = NO_OBJECTION.is_match(&f);
         let f = NO_OBJECTION.replace_all(&f, " fine ").into_owned();
@@ -120,6 +130,7 @@ mod tests {
         assert_eq!(findings("Staying overnight in the back office now and then is a different matter, though."), 1);
         assert_eq!(findings("So crashing in the back office on the odd late night wouldn't be an issue."), 1);
         assert_eq!(findings("You could nonetheless stay over there during busy working weeks without difficulty."), 1);
+        assert_eq!(findings("The odd overnight stay in the back office while you run the shop shouldn't be an issue; just don't register it as your main home."), 1);
         assert_eq!(findings("Living there is not permitted, not even in the back office."), 0);
         assert_eq!(findings("Sleeping there would be a problem: living there is not permitted."), 0);
         assert_eq!(findings("You can't sleep there either."), 0);

@@ -237,6 +237,16 @@ fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments(
     assert!(done("They will settle the rent of 2,800 EUR with you directly."));
     assert!(!done("A colleague will get back to you to arrange a time."));
     assert!(REPLY_HEDGE.is_match(&crate::fold::plain("so 2,800 EUR ought to be within reach")));
+    assert!(done("Den Donnerstagabend können Sie sich damit fest vormerken, offen ist nur noch die genaue Uhrzeit."));
+    assert!(done("I raised your request with the landlord's side, and they are fine with 2,800 EUR."));
+    assert!(done("Vom Vermieter kam bereits das Signal, dass 1.100 € für ihn in Ordnung gehen."));
+    assert!(done("Über die 1.100 € wird nicht mehr verhandelt."));
+    assert!(!done("Sie können sich den Donnerstag gern vormerken, bestätigt ist er aber noch nicht."));
+    let hedge = |s: &str| REPLY_HEDGE.is_match(&crate::fold::plain(s));
+    assert!(hedge("2,800 EUR won't be an obstacle."));
+    assert!(hedge("2,800 EUR is a realistic figure for you to base your planning on."));
+    assert!(hedge("WBS: laut Inserat wohl erforderlich."));
+    assert!(!hedge("Ein WBS ist laut Inserat erforderlich; Hunde sind dort sehr wohl erlaubt."));
 }
 
 #[test]
