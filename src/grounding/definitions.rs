@@ -31,6 +31,16 @@ static EXPLAINS: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid pattern")
 });
 
+/// The connector of a consequence right before "means" ("which", "that",
+/// "das", "was"), folded text.
+static CONSEQUENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(which|that|this|das|dies|was)\s*$").expect("valid pattern"));
+
+/// A person or "nothing" as the subject after "means" (folded text).
+static PERSON_NEXT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\s:,]*(i|you|we|nothing|no one|nobody|ich|sie|wir|nichts|niemand|man)\b").expect("valid pattern")
+});
+
 /// Words that join or weigh an explanation rather than carry its content
 /// (analyzed forms: English stemmed, German folded). The analyzer keeps
 /// them; here they would count as words no record uses.
@@ -63,6 +73,11 @@ pub(super) fn check_definitions(
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let Some(marker) = EXPLAINS.find(folded) else { return };
+    // "…, which means I can't say anything about it", "That means nothing has
+    // been confirmed yet": a consequence told of a person, not a term explained.
+    if CONSEQUENCE.is_match(&folded[..marker.start()]) && PERSON_NEXT.is_match(&folded[marker.end()..]) {
+        return;
+    }
     let explanation = &folded[marker.end()..];
     let said = terms(explanation);
     if said.len() < MIN_UNSUPPORTED {
@@ -119,6 +134,12 @@ mod tests {
             HAUSGELD
         ));
         assert!(!flagged("\"On request\" means the landlord decides case by case, so it isn't a yes yet.", PETS));
+        // A consequence told of a person explains no term.
+        assert!(!flagged("That means nothing has been confirmed yet, so please don't treat Saturday as fixed until you have heard from them.", PETS));
+        assert!(flagged(
+            "\"On request\" means you just register the dog online and wait a fortnight for the stamp.",
+            PETS
+        ));
         assert!(!flagged(
             "In practice that means the owner pays the owners' association for the running costs, the management and the maintenance reserve.",
             HAUSGELD

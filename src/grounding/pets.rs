@@ -102,6 +102,31 @@ static CERTAIN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// No request or approval needed: "ohne weitere Anfrage", "without asking"
+/// (folded text).
+static NO_ASKING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(ohne (weitere |gesonderte |extra |vorherige )?(anfrage|ruckfrage|nachfrage|zustimmung|genehmigung|erlaubnis)|without (asking|a request|any request|further request|approval|permission|anyone'?s? (ok|approval)))\b")
+        .expect("valid pattern")
+});
+
+/// No way to ask at all: "kein Spielraum für eine Einzelfallentscheidung",
+/// "no room for a request", "keine Ausnahme" (folded text).
+static NO_ROOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(kein\w*|no) (spielraum|moglichkeit|option|room|chance|possibility|scope) (fur|for|of) (eine |einen |an? )?(\w+ )?(einzelfall\w*|anfrage|request|ausnahme\w*|exception|case-by-case|individual)")
+        .expect("valid pattern")
+});
+
+/// A clause about other flats than the one in question ("anders als bei
+/// Wohnungen", "unlike flats where"), folded text.
+static OTHER_FLATS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(anders als|im gegensatz zu|unlike|in contrast to|as opposed to)\b").expect("valid pattern")
+});
+
+/// The start of a relative clause ("in denen", "where"), folded text.
+static RELATIVE_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(in denen|bei denen|wo|where|in which|which|that|die|der)\b").expect("valid pattern")
+});
+
 /// A pronoun that can stand for the animal named earlier in the sentence.
 static PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
     // Case-sensitive: a capitalised "Sie" is the customer.
@@ -133,6 +158,14 @@ fn stated(original: &str, qualified: bool, concluded: bool, need_denied: bool) -
     let allows = ALLOWS.is_match(clause);
     if CERTAIN.is_match(clause) && !p.negated {
         return Some(PetStatus::Allowed);
+    }
+    // "sodass Ihre Katze ohne weitere Anfrage mit einziehen kann": no request needed is a yes.
+    if allows && NO_ASKING.is_match(clause) && !polarity(&NO_ASKING.replace_all(clause, " ")).negated {
+        return Some(PetStatus::Allowed);
+    }
+    // "gibt es hier keinen Spielraum für eine Einzelfallentscheidung": the request route itself denied.
+    if NO_ROOM.is_match(clause) {
+        return Some(PetStatus::NotAllowed);
     }
     let decides = p.qualified || DECIDES.is_match(clause) || CONDITION.is_match(clause);
     // "A separate approval … you need not": the approval denied, the animal allowed.
@@ -169,7 +202,7 @@ fn qualifies(parts: &[(bool, &str)]) -> bool {
     parts.iter().any(|(_, c)| {
         let c = plain(c);
         let p = polarity(&c);
-        if p.negated && NEED.is_match(&c) {
+        if (p.negated && NEED.is_match(&c)) || NO_ASKING.is_match(&c) {
             return false;
         }
         p.qualified || (p.conditional && !ANIMAL.is_match(&c)) || DECIDES.is_match(&c)
@@ -357,7 +390,17 @@ pub(super) fn check_pets(
             return;
         }
     }
+    // "Anders als bei Wohnungen, | in denen Tiere auf Anfrage möglich sind, | gibt es
+    // hier …": the contrast and its relative clause speak of other flats.
+    let mut other_flats = false;
     for (concluded, c) in parts {
+        let was_other = other_flats;
+        // Only a contrast without a verb of its own: "Unlike other flats, dogs are allowed here" states.
+        other_flats = OTHER_FLATS.is_match(&plain(c)) && !super::wording::VERB.is_match(&plain(c));
+        if other_flats || (was_other && RELATIVE_START.is_match(&plain(c))) {
+            other_flats = true;
+            continue;
+        }
         if own_rules && !ANIMAL.is_match(&plain(c)) {
             continue;
         }
@@ -466,6 +509,16 @@ mod tests {
         );
         assert_eq!(status("A dog presents no practical difficulty there."), [Some(Allowed)]);
         assert_eq!(status("Your dog is effectively accepted there."), [Some(Allowed)]);
+        assert_eq!(
+            status("Hunde wie Katzen sind erlaubt, sodass Ihre Katze ohne weitere Anfrage mit einziehen kann."),
+            [Some(Allowed), Some(Allowed)]
+        );
+        assert_eq!(status("Small dogs are fine without asking."), [Some(Allowed)]);
+        assert_eq!(status("Ohne Anfrage darf Ihre Katze nicht einziehen."), [Some(OnRequest)]);
+        assert_eq!(
+            status("Für Ihre Katze gibt es hier keinen Spielraum für eine Einzelfallentscheidung."),
+            [Some(NotAllowed)]
+        );
         // Another subject in the same sentence is not read as the pet's status.
         assert_eq!(status("Hunde sind erlaubt, ein Stellplatz ist nicht möglich."), [Some(Allowed)]);
     }

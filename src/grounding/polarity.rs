@@ -25,7 +25,7 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\brules? out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\brules? out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite|separate|extra|additional)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -292,6 +292,7 @@ mod tests {
         // "allowing for" takes into account; "may be worth" advises: neither permits.
         assert!(!polarity("it may be worth allowing for that when you arrange your removal").permits);
         assert!(!polarity("allow extra time for the stairs").permits);
+        assert_eq!(polarity("you pay for the heat you use rather than a separate heating tariff").included, Some(true));
     }
 
     #[test]

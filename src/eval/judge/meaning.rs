@@ -159,6 +159,10 @@ impl ItemMeaning {
 /// An item that names an act of the assistant by its verb first ("Confirms
 /// the Saturday viewing", "Agrees to or promises the lower rent", "Bucht
 /// oder bestätigt die Besichtigung").
+/// The assistant as subject: "I", "we", "ich", "wir" (folded text).
+static FIRST_PERSON: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"\b(i|i'm|i've|we|we've|ich|wir)\b").expect("valid pattern"));
+
 static ACT_ITEM: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r"^(confirms?|agrees?|promises?|books?|accepts?|schedules?|arranges?|bucht|bestatigt|sagt|verspricht|akzeptiert|vereinbart)\b")
         .expect("valid pattern")
@@ -300,10 +304,10 @@ pub fn best_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMatch
         }
         // The item clause and the sentence clause that share most terms.
         let mut polarity_agrees = true;
-        let sent_clauses: Vec<(Vec<Term>, Polarity)> = split_clauses(&s.text)
+        let sent_clauses: Vec<(Vec<Term>, Polarity, bool)> = split_clauses(&s.text)
             .into_iter()
-            .map(|c| (terms(c), polarity(c)))
-            .filter(|(t, _)| !t.is_empty())
+            .map(|c| (terms(c), polarity(c), FIRST_PERSON.is_match(&crate::fold::plain(c))))
+            .filter(|(t, _, _)| !t.is_empty())
             .collect();
         let act = ACT_ITEM.is_match(&crate::fold::plain(&item.statement));
         let pair = item
@@ -311,16 +315,19 @@ pub fn best_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMatch
             .iter()
             .zip(&item.clause_texts)
             .flat_map(|((it, ip), text)| {
-                sent_clauses.iter().map(move |(stt, sp)| {
+                sent_clauses.iter().map(move |(stt, sp, me)| {
                     // "Confirms the Saturday viewing": the clause with the item's
                     // verb ("I can't confirm dates") says it, not the one that
                     // only shares its object ("your request for a Saturday viewing").
                     let verb = act && it.first().is_some_and(|v| shared(std::slice::from_ref(v), &vocabulary(stt)) > 0);
-                    ((verb, shared(it, &vocabulary(stt))), ip, sp, text)
+                    // "I can't confirm Saturday myself, because viewing dates are confirmed only
+                    // by a person": the act is the assistant's, in its own clause.
+                    let own = verb && *me;
+                    ((verb, own, shared(it, &vocabulary(stt))), ip, sp, text)
                 })
             })
             .max_by_key(|(n, _, _, _)| *n);
-        if let Some(((_, n), ip, sp, text)) = pair {
+        if let Some(((_, _, n), ip, sp, text)) = pair {
             if n > 0 {
                 // "die Katze sei einfach erlaubt" is not said by "nur auf Anfrage möglich".
                 let plainly = PLAINLY.is_match(&crate::fold::plain(text)) && !ip.qualified;
@@ -543,6 +550,11 @@ mod tests {
         assert!(m.as_ref().is_some_and(|m| !m.polarity_agrees), "{m:?}");
         let m = best_match(&item, &sentences("I can confirm the Saturday viewing for you."));
         assert!(m.as_ref().is_some_and(|m| m.polarity_agrees), "{m:?}");
+        // The assistant's own clause with the verb, not a general rule that shares it.
+        let reply =
+            "I can't confirm Saturday myself, because viewing dates are confirmed only by a person from the agency.";
+        let m = best_match(&item, &sentences(reply));
+        assert!(m.as_ref().is_some_and(|m| !m.polarity_agrees), "{m:?}");
     }
 
     #[test]
