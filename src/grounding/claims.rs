@@ -318,6 +318,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::triggers::check_rhythm(&body, evidence, &customer_text, &mut push);
             super::counted::check_counted(&body, evidence, &record_counts, &customer_text, &mut push);
             super::definitions::check_definitions(&folded, evidence, &customer_terms, &mut push);
+            super::unknown_ids::check_unknown_history(&body, &previous, &known, &mut push);
             if evidence.passages.is_empty() {
                 // Nothing to say it from: only a statement of absence ("no listing matches") stands.
                 // "no property XY-9999 …, so I can't tell you" states only absences; "it was a

@@ -135,6 +135,13 @@ static IN_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// An amount said to hold the utilities: "its cold rent of 1,650 EUR per
+/// month already includes the utilities" (folded text; the figure is group `f`).
+static HOLDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?P<f>\d[\d.,]*) eur\b[^;]{0,25}\b(already |bereits |schon )?(includes?|covers?|contains?|enthalt|beinhaltet|umfasst)\b")
+        .expect("valid pattern")
+});
+
 /// "built into the 1,650 EUR you'd pay", "steckt schon in den 1.650 EUR"
 /// (folded text).
 static BUILT_INTO: LazyLock<Regex> = LazyLock::new(|| {
@@ -169,7 +176,7 @@ pub(super) fn check_utilities_in_rent(
         if p.negated || p.conditional || !(p.included == Some(true) || BUILT_INTO.is_match(c)) {
             continue;
         }
-        for cap in IN_AMOUNT.captures_iter(c) {
+        for cap in IN_AMOUNT.captures_iter(c).chain(HOLDS.captures_iter(c)) {
             let Some(f) = cap.name("f").and_then(|f| numbers(f.as_str()).into_iter().next()) else { continue };
             let rents =
                 evidence.figures.iter().filter(|e| e.source.ends_with(".price") && same_value(e.figure.value, f));
@@ -525,6 +532,8 @@ mod tests {
         };
         assert_eq!(findings("Heating is covered, as part of the 240 EUR of utilities that are already contained in the 1,650 EUR monthly rent."), 1);
         assert_eq!(findings("Die Nebenkosten sind in den 1.650 EUR Miete bereits enthalten."), 1);
+        assert_eq!(findings("Its cold rent of 1,650 EUR per month already includes the utilities and heating."), 1);
+        assert_eq!(findings("The 240 EUR of utilities includes heating."), 0);
         assert_eq!(
             findings(
                 "It's part of the utilities, and those 240 EUR a month are already built into the 1,650 EUR you'd pay."

@@ -47,6 +47,7 @@ mod step_dates;
 pub mod terms;
 pub mod text;
 mod triggers;
+mod unknown_ids;
 mod uses;
 mod wording;
 

@@ -85,7 +85,7 @@ static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
 /// among them a ban denied ("nicht ausgeschlossen", "not ruled out"): its
 /// two negations cancel and leave a yes.
 static ALLOWS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|no (\w+ )?(difficulty|difficulties|obstacle)|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|covered|come along|come with you|move in with you|kein problem|no problem|formsache|formality|formalitat|(dagegen|hingegen|jedoch) schon|sehr wohl|nicht (ausgeschlossen|verboten|untersagt)|not (ruled out|excluded|forbidden|prohibited|banned))\b|\b(dog|pet|hunde|tier)freundlich")
+    Regex::new(r"\b(allowed|permitted|welcome|friendly|fine|ok|okay|possible|accepted|bring|move in|ginge|keine? einschrankung\w*|no restrictions?|no (\w+ )?(difficulty|difficulties|obstacle)|keep|have|live|erlaubt|gestattet|zugelassen|zulassig|willkommen|moglich|akzeptiert|mitbringen|mitnehmen|einziehen|halten|darf|durfen|dürfen|mitkommen|covered|come along|come with you|move in with you|kein problem|no problem|formsache|formality|formalitat|(dagegen|hingegen|jedoch) schon|sehr wohl|nicht (ausgeschlossen|verboten|untersagt)|not (ruled out|excluded|forbidden|prohibited|banned))\b|\b(dog|pet|hunde|tier)freundlich")
         .expect("valid pattern")
 });
 
@@ -509,6 +509,8 @@ mod tests {
         );
         assert_eq!(status("A dog presents no practical difficulty there."), [Some(Allowed)]);
         assert_eq!(status("Your dog is effectively accepted there."), [Some(Allowed)]);
+        assert_eq!(status("Bei Katzen sieht das Inserat dagegen keine Einschränkung vor."), [Some(Allowed)]);
+        assert_eq!(status("Stimmt der Vermieter zu, dann ginge es mit der Katze doch."), [Some(OnRequest)]);
         assert_eq!(
             status("Hunde wie Katzen sind erlaubt, sodass Ihre Katze ohne weitere Anfrage mit einziehen kann."),
             [Some(Allowed), Some(Allowed)]

@@ -264,3 +264,22 @@ fn acknowledgements_referrals_and_offers_to_pass_on() {
     let c: Vec<&str> = clauses("K-4001, zusätzliche Nebenkosten: keine.").into_iter().map(|(_, c)| c).collect();
     assert_eq!(c.last(), Some(&"zusätzliche Nebenkosten: keine."), "{c:?}");
 }
+
+#[test]
+fn agreements_and_slots_reported_in_other_words() {
+    let done = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(done("Ich habe das bereits mit dem Vermieter abgestimmt: Er ist mit 1.100 EUR Kaltmiete einverstanden."));
+    assert!(done("Next Tuesday afternoon should work, so you can keep that time free."));
+    assert!(done("Den Donnerstagabend kann ich Ihnen so bestätigen, eine Reservierung dagegen nicht."));
+    assert!(done("Damit ist Ihr Wunschtermin abgedeckt."));
+    assert!(done("2,800 EUR is agreed in principle."));
+    assert!(done("I have also already entered 2,800 EUR as the rent on your application."));
+    assert!(!done("Ich kann Ihnen bestätigen, dass die Heizung in den Nebenkosten enthalten ist."));
+    let hedge = |s: &str| REPLY_HEDGE.is_match(&crate::fold::plain(s));
+    assert!(hedge("Mit 1.100 EUR liegen Sie nah genug dran, das wird sich so umsetzen lassen."));
+    assert!(hedge("I might be overlooking it, but I don't think the listing mentions the speed."));
+    assert!(hedge("Soweit ich das Inserat verstehe, steigt sie zum 1. Januar."));
+    assert!(hedge("Das ist eher als Richtwert zu verstehen."));
+    assert!(hedge("The listing seems to suggest that heating is covered."));
+    assert!(!hedge("If yours is an assistance dog, such as a guide dog, it is not treated as a pet."));
+}
