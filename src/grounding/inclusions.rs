@@ -138,7 +138,7 @@ static IN_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
 /// An amount said to hold the utilities: "its cold rent of 1,650 EUR per
 /// month already includes the utilities" (folded text; the figure is group `f`).
 static HOLDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?P<f>\d[\d.,]*) eur\b[^;]{0,25}\b(already |bereits |schon )?(includes?|covers?|contains?|enthalt|beinhaltet|umfasst)\b")
+    Regex::new(r"(?P<f>\d[\d.,]*) eur\b[^;]{0,25}\b(already |bereits |schon )?(includes?|including|incl|inkl|inklusive|einschliesslich|covers?|contains?|enthalt|beinhaltet|umfasst)\b")
         .expect("valid pattern")
 });
 
@@ -208,7 +208,7 @@ pub(super) fn check_utilities_in_rent(
 /// A clause of a few words closed by its denial ("das Internet allerdings
 /// nicht", "but not the electricity").
 static ELLIPTIC_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\W*((but |aber |jedoch )?(not|nicht) (the |das |die |der )?\w+( \w+)?|(the |das |die |der )?\w+( \w+)? ((allerdings|aber|jedoch|however|though) )?(not|nicht))\W*$")
+    Regex::new(r"^\W*((but |aber |jedoch )?(not|nicht) (the |das |die |der )?\w+( \w+)?|(the |das |die |der )?\w+( \w+)? ((allerdings|aber|jedoch|dagegen|hingegen|however|though) )?(not|nicht))\W*$")
         .expect("valid pattern")
 });
 
@@ -267,7 +267,13 @@ fn read(sentence: &str) -> Vec<Said> {
             && ELLIPTIC_DENIAL.is_match(&out[i].folded)
             && !out[i].costs.is_empty();
         if elliptic {
-            out[i].included = out[i - 1].included.map(|v| !v);
+            // "Enthalten sind die Nebenkosten und die Heizung, | Strom | und Internet dagegen
+            // nicht": the nearest clause before with a status of its own.
+            out[i].included = out[..i].iter().rev().find_map(|s| s.included).map(|v| !v);
+            // A bare list item right before the denial ("Strom") is denied with it.
+            if i >= 2 && out[i - 1].included.is_none() && !VERB.is_match(&out[i - 1].folded) {
+                out[i - 1].included = out[i].included;
+            }
         }
     }
     for i in 1..out.len() {
@@ -289,6 +295,72 @@ fn read(sentence: &str) -> Vec<Said> {
     }
     out
 }
+
+/// Flags a claim sentence (`body`) that puts utilities on top of the rent of
+/// a listing in `scope` whose record includes them in it ("die Nebenkosten
+/// zahlen Sie als feste Vorauszahlung zusätzlich zur Pauschalmiete", where
+/// K-4001's record says "Utilities … are all included in the rent").
+pub(super) fn check_utilities_on_top(
+    body: &str,
+    scope: &[String],
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    if !UTILITIES.is_match(&folded) {
+        return;
+    }
+    // "zusätzlich zur Pauschalmiete": the word for the all-inclusive rent reads as
+    // an inclusion, so the amount the utilities are put on top of is read first.
+    let extra = clauses(&folded).iter().any(|(_, c)| {
+        // "stecken die Heizkosten nicht in den Nebenkosten" is about the heating.
+        UTILITIES.is_match(c)
+            && !Cost::ALL.iter().any(|k| k.words().is_match(c))
+            && (status(c) == Some(false) || (ON_TOP_OF_RENT.is_match(c) && !polarity(c).negated))
+    });
+    if !extra {
+        return;
+    }
+    let includes = evidence.passages.iter().find(|p| {
+        p.source.contains("#s")
+            && p.listing.as_ref().is_some_and(|l| scope.is_empty() || scope.contains(l))
+            && record_includes_utilities(&p.text)
+    });
+    if let Some(p) = includes {
+        push(
+            FindingKind::Contradicted,
+            format!(
+                "puts utilities on top of the rent at {}; the record includes them in it [{}]",
+                p.listing.as_deref().unwrap_or_default(),
+                p.source
+            ),
+            Some(p.source.clone()),
+        );
+    }
+}
+
+/// Whether a record sentence puts the utilities in the rent: "Utilities,
+/// heating, electricity and internet are all included in the rent" (a list
+/// item without a verb takes the status of the next clause that has one;
+/// a parenthesised gloss is no clause of its own).
+fn record_includes_utilities(text: &str) -> bool {
+    let folded = plain(&PARENS.replace_all(text, " "));
+    let parts: Vec<&str> = clauses(&folded).into_iter().map(|(_, c)| c).collect();
+    parts.iter().enumerate().any(|(i, c)| {
+        UTILITIES.is_match(c)
+            && match status(c) {
+                Some(s) => s,
+                None if !VERB.is_match(c) => parts[i + 1..].iter().find_map(|n| status(n)) == Some(true),
+                None => false,
+            }
+    })
+}
+
+/// Something put on top of the rent itself (folded text).
+static ON_TOP_OF_RENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(zusatzlich zu[mr]?|zuzuglich zu[mr]?|on top of|in addition to) (der |die |den |the |your |ihrer )?(\w+ )?(pauschalmiete|warmmiete|miete|rent|pauschale)\b|\b(zur|zu der) (\w+ )?(pauschalmiete|warmmiete|miete|pauschale)\b[^;]{0,60}\b(hinzu|dazu)\b")
+        .expect("valid pattern")
+});
 
 /// A cost the record of a listing says is included or separate.
 pub(super) struct Record {
@@ -547,6 +619,23 @@ mod tests {
         );
         assert_eq!(findings("The utilities are not included in the 1,650 EUR cold rent."), 0);
         assert_eq!(findings("Utilities, heating and internet are all included in the 1,350 EUR monthly rent."), 0);
+    }
+
+    #[test]
+    fn utilities_put_on_top_of_an_all_inclusive_rent() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "K-4001", "description": "The rent is an all-inclusive rent (Warmmiete, also Pauschalmiete) of 1,350 EUR per month. Utilities, heating, electricity and internet are all included in the rent."}));
+        e.add_tool_result(&serde_json::json!({"id": "HH-1001", "description": "Utilities (Nebenkosten) are an additional 240 EUR per month, heating included."}));
+        let findings = |body: &str, scope: &str| {
+            let mut n = 0;
+            check_utilities_on_top(body, &[scope.to_owned()], &e, &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(findings("Die Nebenkosten zahlen Sie stattdessen als feste monatliche Vorauszahlung zusätzlich zur Pauschalmiete.", "K-4001"), 1);
+        assert_eq!(findings("Zur Pauschalmiete kommen bei K-4001 noch Nebenkosten hinzu.", "K-4001"), 1);
+        assert_eq!(findings("Nebenkosten kommen bei K-4001 nicht hinzu.", "K-4001"), 0);
+        assert_eq!(findings("In diesem Fall stecken die Heizkosten nicht in den Nebenkosten.", "K-4001"), 0);
+        assert_eq!(findings("The utilities of 240 EUR come on top of the cold rent.", "HH-1001"), 0);
     }
 
     #[test]

@@ -77,7 +77,7 @@ static THEN: LazyLock<Regex> =
 /// Conditions set on keeping an animal: a yes with conditions is not a
 /// plain yes ("Voraussetzung ist eine Tierhalterhaftpflicht", "only one cat").
 static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(voraussetzung\w*|bedingung\w*|conditions?|requirements?|required|requires?|vorausgesetzt|provided|insurance|versicherung\w*|haftpflicht\w*|nachweis\w*|begrenz\w*|limit\w*|hochstens|at most|only one|nur (eine?n?|ein) )")
+    Regex::new(r"\b(voraussetzung\w*|bedingung\w*|conditions?|requirements?|required|requires?|vorausgesetzt|provided|insurance|versicherung\w*|haftpflicht\w*|nachweis\w*|begrenz\w*|limit\w*|hochstens|at most|only one|nur (eine?n?|ein) |bis zu einer (\w+ )?(grosse|gewicht)|size (limit|restriction)|up to a (\w+ )?size|only small)")
         .expect("valid pattern")
 });
 
@@ -98,7 +98,7 @@ static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
 /// An approval turned into a certainty ("a formality", "fest planen",
 /// "will certainly agree"): a yes, whatever the approval words around it.
 static CERTAIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through (without|smoothly|fine|easily|for sure|automatically|quickly)|geht durch|durchgehen|already (approved|agreed)|(effectively|practically|de facto|as good as|so gut wie|praktisch|quasi) (accepted|allowed|approved|permitted|a yes|erlaubt|genehmigt|akzeptiert|zugelassen)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)|\bgoes through[.!]?\s*$")
+    Regex::new(r"\b(formsache|formality|formalitat|reine form|paperwork|papierkram|little more than|(gilt|gelten) (\w+ ){0,6}als (erteilt|genehmigt|zugestimmt)|(is |are )?deemed (given|granted|approved)|automatically (approved|granted|given)|fest (mit|planen|einplanen|rechnen)|plan (on|firmly)|safely|definitely|certainly|surely|sicher(lich)? (zustimm|erlaub|genehmig|einverst|mitbring|mitnehm)\w*|garantiert|goes through (without|smoothly|fine|easily|for sure|automatically|quickly)|geht durch|durchgehen|already (approved|agreed)|(approval|consent|zustimmung|genehmigung|erlaubnis) (is|ist) (already |bereits |schon )(part of|given|granted|included|in|erteilt|gegeben|enthalten|da)|(effectively|practically|de facto|as good as|so gut wie|praktisch|quasi) (accepted|allowed|approved|permitted|a yes|erlaubt|genehmigt|akzeptiert|zugelassen)|bereits (zugestimmt|genehmigt|einverstanden)|schon (zugestimmt|genehmigt|einverstanden))\b|(added|aufgenommen|eingetragen|eingefugt)\b.{0,40}\b(clause|klausel)|\b(clause|klausel)\b.{0,40}\b(added|aufgenommen|eingetragen|eingefugt)|\bgoes through[.!]?\s*$")
         .expect("valid pattern")
 });
 
@@ -113,6 +113,19 @@ static NO_ASKING: LazyLock<Regex> = LazyLock::new(|| {
 /// "no room for a request", "keine Ausnahme" (folded text).
 static NO_ROOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(kein\w*|no) (spielraum|moglichkeit|option|room|chance|possibility|scope) (fur|for|of) (eine |einen |an? )?(\w+ )?(einzelfall\w*|anfrage|request|ausnahme\w*|exception|case-by-case|individual)")
+        .expect("valid pattern")
+});
+
+/// An exception left to the landlord: "es sei denn, der Vermieter stimmt
+/// zu", "unless the landlord agrees" (folded text).
+static UNLESS_LANDLORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(es sei denn|unless|ausser wenn|except (if|when|with))\b.{0,80}\b(vermieter\w*|landlord|owner|eigentumer\w*)")
+        .expect("valid pattern")
+});
+
+/// Assistance dogs, which the policy does not count as pets (folded text).
+static ASSISTANCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(assistance|guide dog|service dog|assistenzhund\w*|blindenhund\w*|fuhrhund\w*)")
         .expect("valid pattern")
 });
 
@@ -375,6 +388,21 @@ pub(super) fn check_pets(
             return;
         }
     }
+    // "nicht erlaubt – es sei denn, der Vermieter gibt Ihnen sein Okay": a ban
+    // the record states without exception, made to depend on the landlord.
+    if let Some(m) = UNLESS_LANDLORD.find(&folded).filter(|_| !ASSISTANCE.is_match(&folded)) {
+        if let Some((listing, _, source)) = about_with(PetStatus::NotAllowed) {
+            push(
+                FindingKind::Contradicted,
+                format!(
+                    "makes the ban at {listing} depend on the landlord (\"{}\"); the record allows no dogs or cats [{source}]",
+                    m.as_str()
+                ),
+                Some(source.clone()),
+            );
+            return;
+        }
+    }
     // "Eine reine Wohnungskatze fällt nicht unter diese Einschränkung": the
     // records know no indoor cat; where cats are not allowed, none is.
     if INDOOR_CAT.is_match(&folded)
@@ -509,6 +537,8 @@ mod tests {
         );
         assert_eq!(status("A dog presents no practical difficulty there."), [Some(Allowed)]);
         assert_eq!(status("Your dog is effectively accepted there."), [Some(Allowed)]);
+        assert_eq!(status("For your dog, that approval is already part of the listing."), [Some(Allowed)]);
+        assert_eq!(status("Hunde sind dort nur bis zu einer kleinen Größe zugelassen."), [Some(OnRequest)]);
         assert_eq!(status("Bei Katzen sieht das Inserat dagegen keine Einschränkung vor."), [Some(Allowed)]);
         assert_eq!(status("Stimmt der Vermieter zu, dann ginge es mit der Katze doch."), [Some(OnRequest)]);
         assert_eq!(
@@ -567,6 +597,18 @@ mod tests {
         };
         assert_eq!(findings("Falls Sie außer der Katze noch Kleintiere haben: Tiere, die im Käfig oder Aquarium leben, dürfen Sie ohne Rückfrage beim Vermieter halten."), 0);
         assert_eq!(findings("Ihre Katze dürfen Sie ohne Rückfrage halten."), 1);
+        assert_eq!(
+            findings(
+                "Hunde und Katzen sind nicht erlaubt – es sei denn, der Vermieter gibt Ihnen schriftlich sein Okay."
+            ),
+            1
+        );
+        assert_eq!(
+            findings(
+                "Dogs are not allowed, unless it is an assistance dog, which the agency clarifies with the landlord."
+            ),
+            0
+        );
         assert_eq!(findings("Hunde dürfen in der Wohnung nicht gehalten werden, Katzen dagegen schon."), 1);
         assert_eq!(
             findings("Eine kleine Katze, die in der Wohnung lebt, zählt nach unseren Regeln zu den Kleintieren."),

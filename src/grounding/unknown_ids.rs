@@ -21,7 +21,7 @@ use crate::fold::plain;
 
 /// A listing's history: let, sold, taken offline (folded text).
 static HISTORY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(was|were|has been|had been|have been|got|wurde|wurden|ist|war) (\w+ ){0,3}(let|rented( out)?|sold|taken (down|offline|off)|withdrawn|delisted|removed|vermietet|verkauft|vergeben|offline genommen|deaktiviert|entfernt)\b|\bbelonged to\b|\bgehorte (zu )?\b|\bit was an? \w+ (flat|apartment|house)\b")
+    Regex::new(r"\b(was|were|has been|had been|have been|got|wurde|wurden|ist|war) (\w+ ){0,3}(let|rented( out)?|sold|taken (down|offline|off)|withdrawn|delisted|removed|vermietet|verkauft|vergeben|offline genommen|deaktiviert|entfernt)\b|\bbelonged to\b|\b(is|ist|are) (still |noch )?(available|verfugbar|frei|zu haben)\b|\bgehorte (zu )?\b|\bit was an? \w+ (flat|apartment|house)\b")
         .expect("valid pattern")
 });
 
@@ -80,6 +80,8 @@ mod tests {
             "It was a two-room flat in Hamburg that got let last month.",
             "There's no XY-9999 in our current listings, sorry."
         ));
+        assert!(flagged("There's no listing XY-9999 in our records marked as let, so it is still available.", ""));
+        assert!(!flagged("There's no XY-9999 in our records, so it's no longer available.", ""));
         // The absence alone, a possibility, and a known listing say nothing untrue.
         assert!(!flagged("There's no listing XY-9999 in our records.", ""));
         assert!(!flagged("XY-9999 is not in our records; it may have been let already or the number has a typo.", ""));

@@ -275,11 +275,15 @@ fn agreements_and_slots_reported_in_other_words() {
     assert!(done("2,800 EUR is agreed in principle."));
     assert!(done("I have also already entered 2,800 EUR as the rent on your application."));
     assert!(!done("Ich kann Ihnen bestätigen, dass die Heizung in den Nebenkosten enthalten ist."));
+    assert!(done("Ihr Angebot über 1.100 € ist dem Vermieter übermittelt und für Ihren Mietvertrag vorgemerkt."));
+    assert!(done("My colleague only needs to settle the exact time with you."));
+    assert!(done("I've passed your request on and entered 2,800 EUR as the monthly rent."));
     let hedge = |s: &str| REPLY_HEDGE.is_match(&crate::fold::plain(s));
     assert!(hedge("Mit 1.100 EUR liegen Sie nah genug dran, das wird sich so umsetzen lassen."));
     assert!(hedge("I might be overlooking it, but I don't think the listing mentions the speed."));
     assert!(hedge("Soweit ich das Inserat verstehe, steigt sie zum 1. Januar."));
     assert!(hedge("Das ist eher als Richtwert zu verstehen."));
     assert!(hedge("The listing seems to suggest that heating is covered."));
+    assert!(hedge("Ich würde aber eher damit rechnen."));
     assert!(!hedge("If yours is an assistance dog, such as a guide dog, it is not treated as a pet."));
 }
