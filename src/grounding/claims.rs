@@ -312,8 +312,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::settlement::check_settlement(&body, evidence, &mut push);
             super::rights::check_rights(&body, &previous, evidence, &mut push);
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
-            super::inclusions::check_utilities_in_rent(&body, evidence, &mut push);
-            super::inclusions::check_utilities_on_top(&body, &scope, evidence, &mut push);
+            super::utility_amounts::check_utilities_in_rent(&body, evidence, &mut push);
+            super::utility_amounts::check_utilities_on_top(&body, &scope, evidence, &mut push);
             super::covers::check_covers(&body, &own, evidence, &cover_items, &mut push);
             super::triggers::check_triggers(&body, evidence, &customer_text, &mut push);
             super::triggers::check_rhythm(&body, evidence, &customer_text, &mut push);

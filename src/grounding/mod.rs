@@ -49,6 +49,7 @@ pub mod text;
 mod triggers;
 mod unknown_ids;
 mod uses;
+mod utility_amounts;
 mod wording;
 
 use serde::{Deserialize, Serialize};
