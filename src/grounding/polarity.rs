@@ -124,7 +124,7 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
 /// problem" say yes, "not only … but" adds; "any part of it" includes nothing.
 static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(kein problem|no problem|no worries|kein thema|ohne (einen |jeden )?haken( an der sache)?|without (a|any) catch|no catch|no strings attached|ohne wenn und aber|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of|(isn't|is not|nicht) (\w+ )?(unwilling|averse|opposed|abgeneigt)|(may|might|could) (well )?be worth|without (any |much |great )?(difficulty|difficulties|problems?|trouble|issues?|hassle)|no (\w+ )?(difficulty|difficulties|obstacle)|kein\w* (einschrankung|beschrankung)\w*|no restrictions?|ohne (grosse )?(probleme?|schwierigkeit\w*)|allow(s|ed|ing)? (for|extra|enough|plenty of))\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
+        r"\b(kein problem|no problem|no worries|kein thema|ohne (einen |jeden )?haken( an der sache)?|without (a|any) catch|no catch|no strings attached|ohne wenn und aber|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of|(isn't|is not|nicht) (\w+ )?(unwilling|averse|opposed|abgeneigt)|(may|might|could) (well )?be worth|(doesn'?t|does not|won'?t|will not|wouldn'?t|would not) (change|affect|alter) (how|what|that|the fact|anything)|andert (\w+ )?nichts (daran|an)|without (any |much |great )?(difficulty|difficulties|problems?|trouble|issues?|hassle)|no (\w+ )?(difficulty|difficulties|obstacle)|kein\w* (einschrankung|beschrankung)\w*|no restrictions?|ohne (grosse )?(probleme?|schwierigkeit\w*)|allow(s|ed|ing)? (for|extra|enough|plenty of))\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
     )
     .expect("valid pattern")
 });
@@ -292,6 +292,7 @@ mod tests {
         // "allowing for" takes into account; "may be worth" advises: neither permits.
         assert!(!polarity("it may be worth allowing for that when you arrange your removal").permits);
         assert!(!polarity("allow extra time for the stairs").permits);
+        assert!(!polarity("since it doesn't change how viewings are arranged").negated);
         assert_eq!(polarity("you pay for the heat you use rather than a separate heating tariff").included, Some(true));
     }
 

@@ -518,7 +518,7 @@ pub(super) static SECTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 /// weather service is the better source", "Bewertungsportale sind die
 /// bessere Quelle"): a pointer, not a claim about the records.
 static REFERRAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(the|a|die|eine|ein) (better|best|bessere|beste|richtige|right) (source|sources|quelle|quellen|anlaufstelle|adresse|place to (look|ask|check))\b")
+    Regex::new(r"\b(the|a|die|eine|ein) (better|best|bessere|beste|richtige|right) (source|sources|quelle|quellen|anlaufstelle|adresse|place to (look|ask|check))\b|\b(would|will|could|can) serve you better\b|\bwould be (a )?better (placed|suited)\b|\b(ware|waren|ist|sind) (dafur )?(besser|eher) geeignet\b")
         .expect("valid pattern")
 });
 

@@ -254,6 +254,7 @@ fn acknowledgements_referrals_and_offers_to_pass_on() {
     let r = |s: &str| role(&crate::fold::plain(s), false);
     assert_eq!(r("Das ist natürlich in Ordnung."), SentenceRole::Courtesy);
     assert_eq!(r("For the weekend weather, a weather service is the better source."), SentenceRole::Courtesy);
+    assert_eq!(r("A weather service would serve you better for the weekend."), SentenceRole::Courtesy);
     assert_eq!(r("Gern gebe ich einen Besichtigungswunsch an unser Team weiter."), SentenceRole::Courtesy);
     assert_eq!(
         r("Sofern Sie sich für eine Wohnung in Köln interessieren, erzähle ich Ihnen aber gern mehr über unsere Inserate."),
