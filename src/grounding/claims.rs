@@ -240,6 +240,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             findings.push(Finding { sentence: i + 1, text: text.to_owned(), kind, reason, source });
         };
         super::acts::check_acts(role, &folded, &folded_clauses, &body, &plain_sources, &mut push);
+        super::scope_offers::check_off_topic_offer(&folded, &folded_clauses, &mut push);
         // "Einen anderen Preis kann ich nicht zusagen; ich habe Ihre Anfrage aber
         // weitergegeben": the negation of one clause does not deny the hand-off of another.
         // A suggestion to ask a colleague hands nothing off.

@@ -41,6 +41,7 @@ mod quotes;
 mod record_clauses;
 mod requirements;
 mod rights;
+mod scope_offers;
 mod settlement;
 mod spelled;
 mod step_dates;
