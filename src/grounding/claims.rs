@@ -315,6 +315,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::inclusions::check_inclusions(&body, &scope, evidence, &cost_records, &mut push);
             super::utility_amounts::check_utilities_in_rent(&body, evidence, &mut push);
             super::utility_amounts::check_utilities_on_top(&body, &scope, evidence, &mut push);
+            super::utility_amounts::check_cold_rent_as_total(&body, evidence, &mut push);
             super::covers::check_covers(&body, &own, evidence, &cover_items, &mut push);
             super::triggers::check_triggers(&body, evidence, &customer_text, &mut push);
             super::triggers::check_rhythm(&body, evidence, &customer_text, &mut push);

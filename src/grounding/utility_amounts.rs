@@ -96,6 +96,58 @@ pub(super) fn check_utilities_in_rent(
     }
 }
 
+/// A figure given as the whole monthly amount: "1,650 EUR per month is what
+/// HH-1001 costs in total", "insgesamt 1.650 EUR" (folded text; the figure
+/// is group `f` or `g`, with no other figure between it and the word).
+static TOTAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?P<f>\d[\d.,]*) eur\b(?:[^;\d]|\b[a-z]{1,2}-\d{4}\b){0,40}\b(in total|all in|all-in|insgesamt|alles in allem|all told)\b|\b(in total|insgesamt|all in|all told)\b[^;\d]{0,20}(?P<g>\d[\d.,]*) eur\b")
+        .expect("valid pattern")
+});
+
+/// Flags a claim sentence (`body`) that gives a listing's cold rent as the
+/// whole monthly amount, where its record puts the utilities on top.
+pub(super) fn check_cold_rent_as_total(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    for cap in TOTAL.captures_iter(&folded) {
+        let Some(m) = cap.name("f").or_else(|| cap.name("g")) else { continue };
+        let Some(f) = numbers(m.as_str()).into_iter().next() else { continue };
+        for rent in evidence.figures.iter().filter(|e| e.source.ends_with(".price") && same_value(e.figure.value, f)) {
+            let listing = rent.source.trim_end_matches(".price");
+            if let Some(p) = on_top_record(evidence, listing) {
+                push(
+                    FindingKind::Contradicted,
+                    format!(
+                        "gives {listing}'s cold rent of {} EUR as the total; the record puts the utilities on top [{}]",
+                        m.as_str().trim(),
+                        p
+                    ),
+                    Some(p.to_owned()),
+                );
+                return;
+            }
+        }
+    }
+}
+
+/// The source of the record sentence of `listing` that puts its utilities
+/// on top of the rent.
+fn on_top_record<'e>(evidence: &'e Evidence, listing: &str) -> Option<&'e str> {
+    evidence
+        .passages
+        .iter()
+        .find(|p| {
+            p.listing.as_deref() == Some(listing)
+                && p.source.contains("#s")
+                && UTILITIES.is_match(&plain(&p.text))
+                && ON_TOP.is_match(&plain(&p.text))
+        })
+        .map(|p| p.source.as_str())
+}
+
 /// Flags a claim sentence (`body`) that puts utilities on top of the rent of
 /// a listing in `scope` whose record includes them in it ("die Nebenkosten
 /// zahlen Sie als feste Vorauszahlung zusätzlich zur Pauschalmiete", where
@@ -193,6 +245,23 @@ mod tests {
         );
         assert_eq!(findings("The utilities are not included in the 1,650 EUR cold rent."), 0);
         assert_eq!(findings("Utilities, heating and internet are all included in the 1,350 EUR monthly rent."), 0);
+    }
+
+    #[test]
+    fn a_cold_rent_given_as_the_total() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "HH-1001", "price": 1650, "description": "The cold rent (Kaltmiete) is 1,650 EUR per month. Utilities (Nebenkosten) are an additional 240 EUR per month, heating included."}));
+        e.add_tool_result(&serde_json::json!({"id": "K-4001", "price": 1350, "description": "The rent is an all-inclusive rent (Warmmiete, also Pauschalmiete) of 1,350 EUR per month. Utilities, heating, electricity and internet are all included in the rent."}));
+        let findings = |body: &str| {
+            let mut n = 0;
+            check_cold_rent_as_total(body, &e, &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(findings("1,650 EUR per month is what HH-1001 costs in total."), 1);
+        assert_eq!(findings("Insgesamt zahlen Sie 1.650 EUR im Monat."), 1);
+        assert_eq!(findings("1,650 EUR cold rent plus 240 EUR utilities, 1,890 EUR in total."), 0);
+        assert_eq!(findings("1,650 EUR cold rent; in total 1,890 EUR."), 0);
+        assert_eq!(findings("K-4001 costs 1,350 EUR a month in total."), 0);
     }
 
     #[test]
