@@ -69,28 +69,16 @@ pub(super) fn check_utilities_in_rent(
         }
         for cap in IN_AMOUNT.captures_iter(c).chain(HOLDS.captures_iter(c)) {
             let Some(f) = cap.name("f").and_then(|f| numbers(f.as_str()).into_iter().next()) else { continue };
-            let rents =
-                evidence.figures.iter().filter(|e| e.source.ends_with(".price") && same_value(e.figure.value, f));
-            for rent in rents {
-                let listing = rent.source.trim_end_matches(".price");
-                let on_top = evidence.passages.iter().find(|p| {
-                    p.listing.as_deref() == Some(listing)
-                        && p.source.contains("#s")
-                        && UTILITIES.is_match(&plain(&p.text))
-                        && ON_TOP.is_match(&plain(&p.text))
-                });
-                if let Some(passage) = on_top {
-                    push(
-                        FindingKind::Contradicted,
-                        format!(
-                            "puts the utilities inside {listing}'s rent of {} EUR; the record gives them on top [{}]",
-                            cap["f"].trim(),
-                            passage.source
-                        ),
-                        Some(passage.source.clone()),
-                    );
-                    return;
-                }
+            if let Some((listing, source)) = rent_with_utilities_on_top(evidence, f) {
+                push(
+                    FindingKind::Contradicted,
+                    format!(
+                        "puts the utilities inside {listing}'s rent of {} EUR; the record gives them on top [{source}]",
+                        cap["f"].trim()
+                    ),
+                    Some(source.to_owned()),
+                );
+                return;
             }
         }
     }
@@ -115,37 +103,33 @@ pub(super) fn check_cold_rent_as_total(
     for cap in TOTAL.captures_iter(&folded) {
         let Some(m) = cap.name("f").or_else(|| cap.name("g")) else { continue };
         let Some(f) = numbers(m.as_str()).into_iter().next() else { continue };
-        for rent in evidence.figures.iter().filter(|e| e.source.ends_with(".price") && same_value(e.figure.value, f)) {
-            let listing = rent.source.trim_end_matches(".price");
-            if let Some(p) = on_top_record(evidence, listing) {
-                push(
-                    FindingKind::Contradicted,
-                    format!(
-                        "gives {listing}'s cold rent of {} EUR as the total; the record puts the utilities on top [{}]",
-                        m.as_str().trim(),
-                        p
-                    ),
-                    Some(p.to_owned()),
-                );
-                return;
-            }
+        if let Some((listing, source)) = rent_with_utilities_on_top(evidence, f) {
+            push(
+                FindingKind::Contradicted,
+                format!(
+                    "gives {listing}'s cold rent of {} EUR as the total; the record puts the utilities on top [{source}]",
+                    m.as_str().trim()
+                ),
+                Some(source.to_owned()),
+            );
+            return;
         }
     }
 }
 
-/// The source of the record sentence of `listing` that puts its utilities
-/// on top of the rent.
-fn on_top_record<'e>(evidence: &'e Evidence, listing: &str) -> Option<&'e str> {
-    evidence
-        .passages
-        .iter()
-        .find(|p| {
+/// The listing whose rent (`price` field) is the amount `f` (EUR), with the
+/// source of its record sentence that puts the utilities on top of it.
+fn rent_with_utilities_on_top(evidence: &Evidence, f: f64) -> Option<(&str, &str)> {
+    evidence.figures.iter().filter(|e| e.source.ends_with(".price") && same_value(e.figure.value, f)).find_map(|rent| {
+        let listing = rent.source.trim_end_matches(".price");
+        let on_top = evidence.passages.iter().find(|p| {
             p.listing.as_deref() == Some(listing)
                 && p.source.contains("#s")
                 && UTILITIES.is_match(&plain(&p.text))
                 && ON_TOP.is_match(&plain(&p.text))
-        })
-        .map(|p| p.source.as_str())
+        })?;
+        Some((listing, on_top.source.as_str()))
+    })
 }
 
 /// Flags a claim sentence (`body`) that puts utilities on top of the rent of
