@@ -3,7 +3,8 @@
 //! - *Citation*: `[HH-1001#s5]`, `[policy:deposit#amount]`, `[HH-1001]` must
 //!   name ids that a tool returned in this run.
 //! - *Number*: every price, area and percentage must equal a number in this
-//!   run's successful tool results or in the user's current or earlier inquiries.
+//!   run's successful tool results or in the user's current or earlier inquiries,
+//!   or be worked out from such numbers in the reply ("1,650 + 240 = 1,890 EUR").
 //! - *Missing evidence*: a reply with figures from the records carries at least
 //!   one citation. A figure the customer wrote ("no houses under 500 EUR", "your
 //!   offer of 1.100 €") is their own and needs none.
@@ -16,7 +17,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::numbers::{figures, Figure};
+use super::numbers::{figures, same_value, Figure};
+use crate::grounding::arithmetic::derived_values;
 pub use crate::grounding::text::{citation_spans, citations, own_words};
 pub use crate::grounding::Evidence;
 
@@ -83,8 +85,10 @@ pub fn check(reply: &str, evidence: &Evidence) -> Vec<Violation> {
         }
     }
     let found = figures(reply);
+    let derived = derived_values(reply, evidence, "");
+    let worked_out = |f: &Figure| derived.iter().any(|d| same_value(*d, f.value));
     for figure in &found {
-        if !evidence.supports(figure) {
+        if !evidence.supports(figure) && !worked_out(figure) {
             out.push(Violation::Number { figure: figure.clone() });
         }
     }
@@ -112,7 +116,37 @@ pub fn check_grounded(reply: &str, evidence: &Evidence, customer: &[&str], ticke
     out
 }
 
-/// Figures of a text that no evidence supports (for eval's number checks).
+/// Figures of a text that no evidence supports and that it does not work out
+/// from supported ones ([`derived_values`]), for eval's number checks.
 pub fn ungrounded_figures(reply: &str, evidence: &Evidence) -> Vec<Figure> {
-    figures(reply).into_iter().filter(|f| !evidence.supports(f)).collect()
+    let derived = derived_values(reply, evidence, "");
+    figures(reply)
+        .into_iter()
+        .filter(|f| !evidence.supports(f) && !derived.iter().any(|d| same_value(*d, f.value)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence() -> Evidence {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({
+            "id": "HH-1001", "title": "Flat", "city": "Hamburg",
+            "description": "The cold rent is 1,650 EUR per month. Utilities are an additional 240 EUR per month, heating included.",
+            "price": 1650.0, "priceUnit": "EUR/month"
+        }));
+        e
+    }
+
+    #[test]
+    fn a_total_worked_out_from_the_records_passes_the_number_guard() {
+        let e = evidence();
+        assert!(ungrounded_figures("1,650 EUR + 240 EUR = 1,890 EUR a month [HH-1001].", &e).is_empty());
+        assert!(check("1,650 EUR + 240 EUR = 1,890 EUR a month [HH-1001].", &e).is_empty());
+        // Wrong arithmetic is an invented figure.
+        let wrong = ungrounded_figures("1,650 EUR + 240 EUR = 1,990 EUR a month [HH-1001].", &e);
+        assert_eq!(wrong.iter().map(|f| f.value).collect::<Vec<_>>(), vec![1990.0]);
+    }
 }

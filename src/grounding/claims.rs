@@ -209,6 +209,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     let record_counts = std::cell::OnceCell::new();
     let cover_items = std::cell::OnceCell::new();
     let reply_cited = citations(&own);
+    // Totals, remainders and multiples the reply works out from grounded figures.
+    let derived = super::arithmetic::derived_values(&own, evidence, &customer_text);
     let mut out = Grounding::default();
     for (i, s) in sentences(&own).iter().enumerate() {
         let text = s.text.trim();
@@ -298,10 +300,23 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         if role == SentenceRole::Claim {
             let named_here: Vec<String> =
                 LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).filter(|n| known.contains(n)).collect();
-            check_figures(text, &body, &named_here, &reply_cited, &scope, evidence, &customer_text, &mut push);
+            let sources = super::figure_checks::Sources {
+                named: &named_here,
+                reply_cited: &reply_cited,
+                scope: &scope,
+                derived: &derived,
+            };
+            check_figures(text, &body, &sources, evidence, &customer_text, &mut push);
             check_counts(&body, &scope, evidence, &mut push);
             super::figure_checks::check_estimate_settled(&body, evidence, &mut push);
-            super::figure_checks::check_quantities(&body, evidence, &known_numbers, &customer_text, &mut push);
+            super::figure_checks::check_quantities(
+                &body,
+                evidence,
+                &known_numbers,
+                &derived,
+                &customer_text,
+                &mut push,
+            );
             super::listing_facts::check_listing_facts(&body, &scope, evidence, &plain(&customer_text), &mut push);
             super::listing_facts::check_dates(&body, evidence, &plain(&customer_text), &mut push);
             super::step_dates::check_step_dates(&body, evidence, &mut push);

@@ -117,31 +117,43 @@ pub(super) fn check_counts(
     }
 }
 
+/// What a claim sentence's figures may come from, besides the evidence.
+#[derive(Clone, Copy)]
+pub(super) struct Sources<'a> {
+    /// The listing ids the sentence names.
+    pub named: &'a [String],
+    /// Every citation in the reply's own words.
+    pub reply_cited: &'a [String],
+    /// The listings the reply is about at this sentence.
+    pub scope: &'a [String],
+    /// Values the reply works out from grounded figures ([`super::arithmetic`]).
+    pub derived: &'a [f64],
+}
+
 /// The figures of a claim sentence (`text`, and `body` without quotes and
 /// citations): bound to the right listing, cost kind and party, in the
 /// evidence with the records' period, not an estimate as final, and in the
 /// cited source (issue #27: "a figure next to a citation must be in the
 /// cited passage or record"); then durations and years.
-/// `named`: the listing ids the sentence names; `reply_cited`: every
-/// citation in the reply's own words; `scope`: the listings the reply is
-/// about at this sentence.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn check_figures(
     text: &str,
     body: &str,
-    named: &[String],
-    reply_cited: &[String],
-    scope: &[String],
+    sources: &Sources,
     evidence: &Evidence,
     customer: &str,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
+    let Sources { named, reply_cited, scope, derived } = *sources;
     let cited = citations(text);
     let mut kinds = super::binding::figure_kinds(body);
     for f in figures(body) {
         let at = kinds.iter().position(|(k, _)| k.kind == f.kind && super::numbers::same_value(k.value, f.value));
         let own_kinds = at.map(|i| kinds.remove(i).1).unwrap_or_default();
         if evidence.user_wrote(f.value) {
+            continue;
+        }
+        // A total or multiple the reply works out: no record holds it, and its parts are checked themselves.
+        if !evidence.tool_supports(&f) && derived.iter().any(|d| super::numbers::same_value(*d, f.value)) {
             continue;
         }
         if let Some((reason, source)) = super::binding::misbinding(&f, &own_kinds, named, evidence)
@@ -306,7 +318,7 @@ static SETTLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 });
 
 /// Listing ids, dates and clock times: their digits are no quantities.
-static NOT_A_QUANTITY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+pub(super) static NOT_A_QUANTITY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?i)\b[a-z]{1,2}-\d{3,5}\b|\b\d{1,2}\.\d{1,2}\.(\d{2,4})?|\b\d{4}-\d\d-\d\d\b|\b\d{1,2}:\d\d\b|#\w+",
     )
@@ -322,6 +334,7 @@ pub(super) fn check_quantities(
     body: &str,
     evidence: &Evidence,
     known: &std::cell::OnceCell<Vec<f64>>,
+    derived: &[f64],
     customer: &str,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
@@ -345,7 +358,8 @@ pub(super) fn check_quantities(
     let years: Vec<u32> = years(body);
     for n in stated {
         let is_year = years.iter().any(|y| f64::from(*y) == n);
-        if is_year || evidence.user_wrote(n) || known.iter().any(|k| super::numbers::same_value(*k, n)) {
+        let worked_out = derived.iter().any(|d| super::numbers::same_value(*d, n));
+        if is_year || worked_out || evidence.user_wrote(n) || known.iter().any(|k| super::numbers::same_value(*k, n)) {
             continue;
         }
         push(FindingKind::Unsupported, format!("the number {n} is in no tool result and no customer message"), None);

@@ -3,6 +3,7 @@
 //! One module tree used by the agent's guards and by the eval's code checks
 //! and rule judge, so both read a reply and its evidence alike:
 //! - [`numbers`]: figures (EUR, %, m²) with their period, in German and English formats;
+//! - [`arithmetic`]: totals, remainders and multiples a reply works out from grounded figures;
 //! - [`counts`]: floors and room counts, compared with a listing's fields;
 //! - [`durations`]: durations and counts of monthly rents ("four weeks", "drei Monatskaltmieten");
 //! - [`evidence`]: what the tools returned as passages and typed figures (never scores, ids or keys);
@@ -18,6 +19,7 @@
 //! This module imports nothing of `agent` or `eval`.
 
 mod acts;
+pub mod arithmetic;
 mod binding;
 mod claims;
 mod clause_relations;
