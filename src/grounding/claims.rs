@@ -38,11 +38,12 @@ use super::figure_checks::{check_counts, check_figures};
 use super::polarity::polarity;
 use super::quotes::{body, verbatim};
 use super::record_clauses::{ev_clauses, EvClause};
+use super::roles::role;
 use super::terms::{shared, terms, vocabulary, Term};
 use super::text::citations;
 use super::text::{own_text, sentences};
 use super::wording::{
-    clauses, role, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, DOG_OR_CAT, EXCLUSIVE, HANDOFF, INDIRECT_QUESTION,
+    clauses, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, DOG_OR_CAT, EXCLUSIVE, HANDOFF, INDIRECT_QUESTION,
     MAY_NOT, NEED, OFFER_TO_ASK, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, SMALL_ANIMALS, SUGGESTS,
     THANKS, VERB,
 };
@@ -422,6 +423,10 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         continue;
                     }
                     if p.conditional {
+                        continue;
+                    }
+                    // "… Wohnungen heraus, | in denen Katzen erlaubt sind" speaks of other flats.
+                    if k > 0 && super::wording::about_other_flats(&plain(body_clauses[k - 1].1), &plain(c)) {
                         continue;
                     }
                     // What the listing text says or asks, reported ("the listing

@@ -41,6 +41,15 @@ static PERSON_NEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[\s:,]*(i|you|we|nothing|no one|nobody|ich|sie|wir|nichts|niemand|man)\b").expect("valid pattern")
 });
 
+/// A scenario or a consequence for the customer after the marker ("In
+/// practice, if you moved in on 1 January …", "Praktisch heißt das: Wenn Sie
+/// …", "what it means for your budget"), folded text: the customer's case
+/// played through, not a term explained.
+static FOR_THE_CUSTOMER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\s:,]*((das|dies|that|this|it)\b[\s:,]*)?(if|when|whether|should you|once you|wenn|falls|sobald|ob|sollten sie|for you|for your|fur sie|fur ihr\w*)\b")
+        .expect("valid pattern")
+});
+
 /// Words that join or weigh an explanation rather than carry its content
 /// (analyzed forms: English stemmed, German folded). The analyzer keeps
 /// them; here they would count as words no record uses.
@@ -76,6 +85,9 @@ pub(super) fn check_definitions(
     // "…, which means I can't say anything about it", "That means nothing has
     // been confirmed yet": a consequence told of a person, not a term explained.
     if CONSEQUENCE.is_match(&folded[..marker.start()]) && PERSON_NEXT.is_match(&folded[marker.end()..]) {
+        return;
+    }
+    if FOR_THE_CUSTOMER.is_match(&folded[marker.end()..]) {
         return;
     }
     let explanation = &folded[marker.end()..];
@@ -134,6 +146,16 @@ mod tests {
             HAUSGELD
         ));
         assert!(!flagged("\"On request\" means the landlord decides case by case, so it isn't a yes yet.", PETS));
+        // The customer's case played through explains no term.
+        assert!(!flagged(
+            "In practice, if you moved in on 1 January, your first payment would cover the heating already.",
+            PETS
+        ));
+        assert!(!flagged(
+            "Praktisch heißt das: Wenn Sie mit Ihrer Katze umziehen möchten, kommt die Wohnung nicht in Frage.",
+            PETS
+        ));
+        assert!(!flagged("To see what it means for your budget, a planning figure: purchase price plus levy.", PETS));
         // A consequence told of a person explains no term.
         assert!(!flagged("That means nothing has been confirmed yet, so please don't treat Saturday as fixed until you have heard from them.", PETS));
         assert!(flagged(

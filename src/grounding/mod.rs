@@ -43,6 +43,7 @@ mod quotes;
 mod record_clauses;
 mod requirements;
 mod rights;
+mod roles;
 mod scope_offers;
 mod settlement;
 mod spelled;
@@ -60,7 +61,8 @@ use serde::{Deserialize, Serialize};
 pub use claims::check as check_uncached;
 pub use evidence::{Evidence, EvidenceFigure, Passage};
 pub use memo::check;
-pub use wording::{label_stands_alone, restates_request};
+pub use roles::restates_request;
+pub use wording::label_stands_alone;
 
 /// What kind of fault a sentence has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]

@@ -421,8 +421,15 @@ pub(super) fn check_pets(
     // "Anders als bei Wohnungen, | in denen Tiere auf Anfrage möglich sind, | gibt es
     // hier …": the contrast and its relative clause speak of other flats.
     let mut other_flats = false;
+    let mut previous = "";
     for (concluded, c) in parts {
         let was_other = other_flats;
+        // "Ich suche Ihnen gern Wohnungen heraus, | in denen Katzen erlaubt sind".
+        let general = super::wording::about_other_flats(&plain(previous), &plain(c));
+        previous = c;
+        if general {
+            continue;
+        }
         // Only a contrast without a verb of its own: "Unlike other flats, dogs are allowed here" states.
         other_flats = OTHER_FLATS.is_match(&plain(c)) && !super::wording::VERB.is_match(&plain(c));
         if other_flats || (was_other && RELATIVE_START.is_match(&plain(c))) {

@@ -12,7 +12,6 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::SentenceRole;
 use crate::fold::plain;
 
 /// Clause breaks. German "aber", "jedoch", "allerdings", "also" and English
@@ -52,7 +51,7 @@ pub(super) static COURTESY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static OFFER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer|'re interested| are interested)|falls sie interesse|bei interesse|i can (also )?(arrange|organi[sz]e|set up)\b|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|(^|please |just |do |simply |to |, )let (me|us) know|feel free|happy to (help|look|check|answer|search)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe|unterstutze|leite|stelle|zeige|nenne|sende|schicke)|(schaue|suche|helfe|prufe|beantworte|unterstutze|stelle|zeige|nenne|sende|schicke|erzahle|erklare|informiere) ich (ihnen |sie )?(\w+ )?(gerne?|weitere)|gerne? (gebe|leite|reiche|erzahle|erklare|informiere) ich\b|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
+    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer|'re interested| are interested)|falls sie interesse|bei interesse|i can (also )?(arrange|organi[sz]e|set up)\b|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|(^|please |just |do |simply |to |, )let (me|us) know|feel free|happy to (help|look|check|answer|search|pass|forward|put|keep|ask|arrange)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe|unterstutze|leite|stelle|zeige|nenne|sende|schicke)|(schaue|suche|helfe|prufe|beantworte|unterstutze|stelle|zeige|nenne|sende|schicke|erzahle|erklare|informiere) ich (ihnen |sie )?(\w+ )?(gerne?|weitere)|gerne? (gebe|leite|reiche|erzahle|erklare|informiere) ich\b|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
         .expect("valid pattern")
 });
 
@@ -450,62 +449,6 @@ pub(super) static META_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// A yes or no that opens an answer, and what follows it.
-static ANSWER_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:yes|no|ja|nein|leider nicht|unfortunately not|sure|certainly|of course|absolutely|selbstverstandlich|klar|gern|gerne)\b[\s,:;.!–—-]*(.*)$").expect("valid pattern")
-});
-
-/// "Most likely it has been let – but I'm happy to help you look": an offer
-/// after the last dash or semicolon leaves the statement before it a claim.
-fn offer_in_tail_only(folded: &str) -> bool {
-    let Some(at) = [" – ", " — ", " - ", "; "].iter().filter_map(|d| folded.rfind(d)).max() else { return false };
-    let head = &folded[..at];
-    head.split_whitespace().count() >= 5 && !OFFER.is_match(head) && OFFER.is_match(&folded[at..])
-}
-
-/// "One thing I can pass on: our office has mentioned a storm warning": an
-/// offer that only introduces, before a colon, what the sentence then states.
-fn offer_in_head_only(folded: &str) -> bool {
-    let Some(at) = folded.find(": ") else { return false };
-    let tail = &folded[at + 2..];
-    OFFER.is_match(&folded[..at]) && !OFFER.is_match(tail) && tail.split_whitespace().count() >= 5
-}
-
-/// Whether the sentence offers help: an [`OFFER`] match that is not the
-/// object of a remit ("weather forecasts aren't something I can help with"
-/// declines; "I can help with that" offers).
-fn offers(folded: &str) -> bool {
-    OFFER.find_iter(folded).any(|m| {
-        let before = folded[..m.start()].trim_end();
-        !["something", "anything", "nothing", "what", "everything"].iter().any(|w| before.ends_with(w))
-    })
-}
-
-/// "Yes: dogs and cats are welcome at HH-1003" is short, but it is an
-/// answer with a claim after the yes, not a courtesy.
-fn answers(folded: &str) -> bool {
-    ANSWER_WORD.captures(folded).is_some_and(|c| c[1].split_whitespace().count() >= 3)
-}
-
-/// A sentence that restates what the customer asks for ("Sie suchen eine
-/// Restaurantempfehlung für Köln", "You'd like to know whether …"): the
-/// customer's words, not a claim.
-static RESTATED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(sie (suchen|fragen|wunschen|bitten um|mochten (wissen|gern wissen)|mochten (\w+ ){0,4}(besichtigen|anschauen|ansehen|mieten)|wollen wissen|interessieren sich)|you('re| are) (looking for|asking)|you('d| would) like to (know|view|see|book|visit|arrange|rent)|you want to (know|view|see|book|visit|rent)|you asked)\b")
-        .expect("valid pattern")
-});
-
-/// Whether a sentence (folded) restates the customer's request or question
-/// rather than stating anything of its own.
-pub fn restates_request(folded: &str) -> bool {
-    RESTATED.is_match(folded.trim_start())
-}
-
-/// A heading that only structures the reply ("### Kurz gesagt", "**Details**"):
-/// a line of at most 60 characters without a full stop.
-static HEADING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(#{1,6}\s*[^.!?#]{0,60}|\*\*[^*.!?]{1,60}\*\*:?)\s*$").expect("valid pattern"));
-
 /// A plain section label that opens a sentence ("What this means for you:",
 /// "Why:", "Hintergrund:", "Was das für Sie heißt:", "Next steps:"):
 /// structure, not words of the sentence's claim.
@@ -514,55 +457,25 @@ pub(super) static SECTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// Advice to look elsewhere for what the agency does not answer ("a
-/// weather service is the better source", "Bewertungsportale sind die
-/// bessere Quelle"): a pointer, not a claim about the records.
-static REFERRAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(the|a|die|eine|ein) (better|best|bessere|beste|richtige|right) (source|sources|quelle|quellen|anlaufstelle|adresse|place to (look|ask|check))\b|\b(would|will|could|can) serve you better\b|\bwould be (a )?better (placed|suited)\b|\b(ware|waren|ist|sind) (dafur )?(besser|eher) geeignet\b")
+/// A plural of flats in general ending a clause ("Wohnungen", "flats",
+/// "listings", "alternatives"), folded text.
+static FLATS_IN_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(wohnungen|inserate|objekte|angebote|immobilien|alternativen|flats|apartments|listings|homes|properties|places|alternatives|options)( (heraus|raus|an|vor|aus|out|up))?\W*$")
         .expect("valid pattern")
 });
 
-/// A guess at what went wrong with the customer's own input ("It may be a
-/// typo", "vielleicht ein Tippfehler"): about their words, not the records.
-static TYPO: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(typo|tippfehler|vertipp\w*|misspel\w*|mistyp\w*)\b").expect("valid pattern"));
-
-/// A bullet and a short bold label before a sentence ("- **What I do:** I
-/// answer questions …"): structure, left out when reading the sentence's role.
-static BULLET_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*([-*•]|\d{1,2}[.)])\s+(\*\*[^*]{1,40}\*\*:?\s*)?|^\s*\*\*[^*]{1,40}:\*\*\s*")
+/// The start of a relative clause of place ("in denen", "where"), folded text.
+static RELATIVE_OF_PLACE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(in denen|bei denen|wo|where|in which|at which|that allow|which allow|die (hunde|katzen|haustiere|tiere) (erlauben|zulassen))\b")
         .expect("valid pattern")
 });
 
-/// The role of a sentence (folded): read without its bullet and label
-/// first, then whole (a label may say the role itself: "**What I can do:**").
-pub(super) fn role(folded: &str, question: bool) -> SentenceRole {
-    let core = BULLET_LABEL.replace(folded, "");
-    // "- **Heating:** Yes, it's covered": after a label, a short yes is the label's claim.
-    let labelled = folded.len() > core.len() && folded[..folded.len() - core.len()].contains(':');
-    match role_of(&core, question) {
-        SentenceRole::Claim if core != folded => role_of(folded, question),
-        SentenceRole::Courtesy if labelled && !offers(&core) => SentenceRole::Claim,
-        r => r,
-    }
-}
-
-fn role_of(folded: &str, question: bool) -> SentenceRole {
-    if question || RESTATED.is_match(folded.trim_start()) || TYPO.is_match(folded) {
-        SentenceRole::Question
-    } else if HEADING.is_match(folded)
-        || REFERRAL.is_match(folded)
-        || (COURTESY.is_match(folded.trim()) && !answers(folded.trim()))
-        || (offers(folded) && !offer_in_tail_only(folded) && !offer_in_head_only(folded))
-    {
-        SentenceRole::Courtesy
-    } else if HANDOFF.is_match(folded) {
-        SentenceRole::Handoff
-    } else if SELF.is_match(folded) {
-        SentenceRole::Assistant
-    } else {
-        SentenceRole::Claim
-    }
+/// Whether clause `c` (folded) is a relative clause about flats in general,
+/// named at the end of the clause before it (`previous`): "Ich suche Ihnen
+/// gern Wohnungen heraus, | in denen Katzen erlaubt sind" speaks of other
+/// flats, not of the listing in question.
+pub(super) fn about_other_flats(previous: &str, c: &str) -> bool {
+    RELATIVE_OF_PLACE.is_match(c) && FLATS_IN_GENERAL.is_match(previous)
 }
 
 /// An exclusive yes ("for business use only", "ausschließlich gewerblich"):

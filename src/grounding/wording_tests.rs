@@ -1,5 +1,7 @@
 //! Tests of the word lists and clause splitting (`wording`).
 use super::*;
+use crate::grounding::roles::role;
+use crate::grounding::SentenceRole;
 
 #[test]
 fn a_negation_at_the_clause_end_stays_with_its_clause() {
@@ -66,6 +68,78 @@ fn settled_slots_told_landlords_and_prepared_contracts_are_commitments() {
 }
 
 #[test]
+fn telling_the_customer_to_turn_up_is_a_commitment() {
+    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(c("simply come to the building in the afternoon as you suggested"));
+    assert!(c("kommen Sie dann einfach am Dienstag zum Haus"));
+    assert!(!c("the building has no lift"));
+    assert!(!c("a colleague will come back to you about the building"));
+}
+
+#[test]
+fn an_answer_word_before_a_colon_is_its_own_clause() {
+    let c: Vec<&str> =
+        clauses("Keine: Für K-4001 ist eine Pauschalmiete vereinbart").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c.len(), 2, "{c:?}");
+    let c: Vec<&str> =
+        clauses("Not necessarily: the deposit can be paid in instalments").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c.len(), 2, "{c:?}");
+    let c: Vec<&str> = clauses("Zusätzliche Nebenkosten: keine").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c.len(), 1, "{c:?}");
+}
+
+#[test]
+fn a_slot_to_count_on_a_landlords_approval_and_no_confirmation_needed_are_commitments() {
+    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(c("you can count on Tuesday afternoon"));
+    assert!(c("Ihr Angebot habe ich der Vermieterseite bereits übermittelt"));
+    assert!(c("ein Betrag von 1.100 € wird dort als annehmbar angesehen"));
+    assert!(c("und ist dort befürwortet worden"));
+    assert!(c("your request for the cat has already been approved"));
+    assert!(!c("the landlord has to approve your cat first"));
+    assert!(!c("Die Einheit ist nur für eine gewerbliche Nutzung genehmigt"));
+    assert!(!c("A colleague will be in touch to find a date you can count on."));
+    let done = |s: &str| DONE_BY_DENIAL.is_match(&crate::fold::plain(s));
+    assert!(done("Saturday is not something that still needs confirming"));
+    assert!(done("Der Termin bedarf keiner weiteren Bestätigung"));
+    assert!(!done("Saturday still needs confirming by a colleague"));
+}
+
+#[test]
+fn a_denying_label_is_a_clause_of_its_own() {
+    let c: Vec<&str> =
+        clauses("Keine Provision: Als Mieter zahlen Sie keine Maklerprovision.").into_iter().map(|(_, t)| t).collect();
+    assert_eq!(c.len(), 2, "{c:?}");
+    assert!(label_stands_alone("**Keine Provision**"));
+    assert!(label_stands_alone("Not confirmed yet"));
+    assert!(!label_stands_alone("**Lift**"));
+    assert!(super::super::polarity::polarity("keep some buffer in case the final figure differs").conditional);
+}
+
+#[test]
+fn agreements_and_slots_reported_in_other_words() {
+    let done = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(done("Ich habe das bereits mit dem Vermieter abgestimmt: Er ist mit 1.100 EUR Kaltmiete einverstanden."));
+    assert!(done("Next Tuesday afternoon should work, so you can keep that time free."));
+    assert!(done("Den Donnerstagabend kann ich Ihnen so bestätigen, eine Reservierung dagegen nicht."));
+    assert!(done("Damit ist Ihr Wunschtermin abgedeckt."));
+    assert!(done("2,800 EUR is agreed in principle."));
+    assert!(done("I have also already entered 2,800 EUR as the rent on your application."));
+    assert!(!done("Ich kann Ihnen bestätigen, dass die Heizung in den Nebenkosten enthalten ist."));
+    assert!(done("Ihr Angebot über 1.100 € ist dem Vermieter übermittelt und für Ihren Mietvertrag vorgemerkt."));
+    assert!(done("My colleague only needs to settle the exact time with you."));
+    assert!(done("I've passed your request on and entered 2,800 EUR as the monthly rent."));
+    let hedge = |s: &str| REPLY_HEDGE.is_match(&crate::fold::plain(s));
+    assert!(hedge("Mit 1.100 EUR liegen Sie nah genug dran, das wird sich so umsetzen lassen."));
+    assert!(hedge("I might be overlooking it, but I don't think the listing mentions the speed."));
+    assert!(hedge("Soweit ich das Inserat verstehe, steigt sie zum 1. Januar."));
+    assert!(hedge("Das ist eher als Richtwert zu verstehen."));
+    assert!(hedge("The listing seems to suggest that heating is covered."));
+    assert!(hedge("Ich würde aber eher damit rechnen."));
+    assert!(!hedge("If yours is an assistance dog, such as a guide dog, it is not treated as a pet."));
+}
+
+#[test]
 fn an_offer_that_introduces_a_statement_is_no_courtesy() {
     let r = |s: &str| role(&crate::fold::plain(s), false);
     assert_eq!(
@@ -73,15 +147,6 @@ fn an_offer_that_introduces_a_statement_is_no_courtesy() {
         SentenceRole::Claim
     );
     assert_eq!(r("If you like, I can pass on your question to a colleague."), SentenceRole::Courtesy);
-}
-
-#[test]
-fn telling_the_customer_to_turn_up_is_a_commitment() {
-    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
-    assert!(c("simply come to the building in the afternoon as you suggested"));
-    assert!(c("kommen Sie dann einfach am Dienstag zum Haus"));
-    assert!(!c("the building has no lift"));
-    assert!(!c("a colleague will come back to you about the building"));
 }
 
 #[test]
@@ -129,35 +194,6 @@ fn headings_offers_self_descriptions_and_restated_requests_are_no_claims() {
 }
 
 #[test]
-fn an_answer_word_before_a_colon_is_its_own_clause() {
-    let c: Vec<&str> =
-        clauses("Keine: Für K-4001 ist eine Pauschalmiete vereinbart").into_iter().map(|(_, t)| t).collect();
-    assert_eq!(c.len(), 2, "{c:?}");
-    let c: Vec<&str> =
-        clauses("Not necessarily: the deposit can be paid in instalments").into_iter().map(|(_, t)| t).collect();
-    assert_eq!(c.len(), 2, "{c:?}");
-    let c: Vec<&str> = clauses("Zusätzliche Nebenkosten: keine").into_iter().map(|(_, t)| t).collect();
-    assert_eq!(c.len(), 1, "{c:?}");
-}
-
-#[test]
-fn a_slot_to_count_on_a_landlords_approval_and_no_confirmation_needed_are_commitments() {
-    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
-    assert!(c("you can count on Tuesday afternoon"));
-    assert!(c("Ihr Angebot habe ich der Vermieterseite bereits übermittelt"));
-    assert!(c("ein Betrag von 1.100 € wird dort als annehmbar angesehen"));
-    assert!(c("und ist dort befürwortet worden"));
-    assert!(c("your request for the cat has already been approved"));
-    assert!(!c("the landlord has to approve your cat first"));
-    assert!(!c("Die Einheit ist nur für eine gewerbliche Nutzung genehmigt"));
-    assert!(!c("A colleague will be in touch to find a date you can count on."));
-    let done = |s: &str| DONE_BY_DENIAL.is_match(&crate::fold::plain(s));
-    assert!(done("Saturday is not something that still needs confirming"));
-    assert!(done("Der Termin bedarf keiner weiteren Bestätigung"));
-    assert!(!done("Saturday still needs confirming by a colleague"));
-}
-
-#[test]
 fn bullets_labels_and_offers_in_a_chatbot_voice() {
     let r = |s: &str| role(&crate::fold::plain(s), false);
     assert_eq!(r("- Viel Erfolg für alles Weitere!"), SentenceRole::Courtesy);
@@ -174,17 +210,6 @@ fn bullets_labels_and_offers_in_a_chatbot_voice() {
     assert!(req("Dann nennen Sie mir gern Ihre Wünsche, und ich schaue in unsere Angebote."));
     assert!(req("Gängige Bewertungsportale oder Empfehlungen von Einheimischen helfen Ihnen hier besser."));
     assert!(!req("Die Nebenkosten betragen 170 EUR."));
-}
-
-#[test]
-fn a_denying_label_is_a_clause_of_its_own() {
-    let c: Vec<&str> =
-        clauses("Keine Provision: Als Mieter zahlen Sie keine Maklerprovision.").into_iter().map(|(_, t)| t).collect();
-    assert_eq!(c.len(), 2, "{c:?}");
-    assert!(label_stands_alone("**Keine Provision**"));
-    assert!(label_stands_alone("Not confirmed yet"));
-    assert!(!label_stands_alone("**Lift**"));
-    assert!(super::super::polarity::polarity("keep some buffer in case the final figure differs").conditional);
 }
 
 #[test]
@@ -267,24 +292,10 @@ fn acknowledgements_referrals_and_offers_to_pass_on() {
 }
 
 #[test]
-fn agreements_and_slots_reported_in_other_words() {
-    let done = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
-    assert!(done("Ich habe das bereits mit dem Vermieter abgestimmt: Er ist mit 1.100 EUR Kaltmiete einverstanden."));
-    assert!(done("Next Tuesday afternoon should work, so you can keep that time free."));
-    assert!(done("Den Donnerstagabend kann ich Ihnen so bestätigen, eine Reservierung dagegen nicht."));
-    assert!(done("Damit ist Ihr Wunschtermin abgedeckt."));
-    assert!(done("2,800 EUR is agreed in principle."));
-    assert!(done("I have also already entered 2,800 EUR as the rent on your application."));
-    assert!(!done("Ich kann Ihnen bestätigen, dass die Heizung in den Nebenkosten enthalten ist."));
-    assert!(done("Ihr Angebot über 1.100 € ist dem Vermieter übermittelt und für Ihren Mietvertrag vorgemerkt."));
-    assert!(done("My colleague only needs to settle the exact time with you."));
-    assert!(done("I've passed your request on and entered 2,800 EUR as the monthly rent."));
-    let hedge = |s: &str| REPLY_HEDGE.is_match(&crate::fold::plain(s));
-    assert!(hedge("Mit 1.100 EUR liegen Sie nah genug dran, das wird sich so umsetzen lassen."));
-    assert!(hedge("I might be overlooking it, but I don't think the listing mentions the speed."));
-    assert!(hedge("Soweit ich das Inserat verstehe, steigt sie zum 1. Januar."));
-    assert!(hedge("Das ist eher als Richtwert zu verstehen."));
-    assert!(hedge("The listing seems to suggest that heating is covered."));
-    assert!(hedge("Ich würde aber eher damit rechnen."));
-    assert!(!hedge("If yours is an assistance dog, such as a guide dog, it is not treated as a pet."));
+fn a_relative_clause_after_flats_in_general_speaks_of_other_flats() {
+    let p = crate::fold::plain;
+    assert!(about_other_flats(&p("Ich suche Ihnen aber gern Wohnungen heraus"), &p("in denen Katzen erlaubt sind")));
+    assert!(about_other_flats(&p("I can look for other flats"), &p("where cats are allowed")));
+    // A relative clause after the listing itself is about the listing.
+    assert!(!about_other_flats(&p("B-2001 is a flat"), &p("where cats are allowed")));
 }
