@@ -267,7 +267,19 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             let hedge = REPLY_HEDGE.find(&folded).filter(|h| {
                 // "Kleintiere dürften Sie dagegen halten" grants a permission.
                 let permission = h.as_str().starts_with("durfte") && folded[h.end()..].trim_start().starts_with("sie ");
+                // "Whether your dog will be approved is not known" asks, it guesses nothing;
+                // "Whether it has a lift isn't entirely clear" is the guess itself.
+                let asked = folded_clauses.iter().any(|(_, c)| {
+                    let opening = c.trim_start_matches(|ch: char| !ch.is_alphanumeric());
+                    let after = c.find(h.as_str()).map(|at| &c[at + h.as_str().len()..]);
+                    (opening.starts_with("whether ") || opening.starts_with("ob "))
+                        && after.is_some_and(|rest| {
+                            rest.split_whitespace()
+                                .any(|w| ["is", "are", "remains", "ist", "sind", "bleibt"].contains(&w))
+                        })
+                });
                 !permission
+                    && !asked
                     && !(h.as_str().starts_with("durfte") && MAY_NOT.is_match(&folded))
                     && !folded_clauses.iter().any(|(_, c)| {
                         // "looks as if" compares, it sets no condition.

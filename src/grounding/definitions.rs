@@ -46,7 +46,7 @@ static PERSON_NEXT: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "what it means for your budget"), folded text: the customer's case
 /// played through, not a term explained.
 static FOR_THE_CUSTOMER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[\s:,]*((das|dies|that|this|it)\b[\s:,]*)?(if|when|whether|should you|once you|wenn|falls|sobald|ob|sollten sie|for you|for your|fur sie|fur ihr\w*)\b")
+    Regex::new(r"^[\s:,]*((das|dies|that|this|it)\b[\s:,]*)?(if|when|whether|should you|once you|wenn|falls|sobald|ob|sollten sie|for you|for your|fur sie|fur ihr\w*|(planen|rechnen|kalkulieren|warten) sie|you (can|could|should|would|will|'d|'ll|need|pay|get|plan))\b")
         .expect("valid pattern")
 });
 

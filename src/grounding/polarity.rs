@@ -29,7 +29,7 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|incl|inclusive|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
+    Regex::new(r"\b(includ\w*|incl|inclusive|contained in (the|your|its|this) (rent|utilities|price|amount|cold rent|all-inclusive rent|\d[\d.,]* eur)|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -140,7 +140,7 @@ static PARTIAL_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
 /// An inclusion word with its own negation next to it: "not included",
 /// "isn't part of", "nicht enthalten".
 static DENIED_INCLUSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(\b(not|nicht|never|nie|no longer|nicht mehr)|n't) (\w+ )?(includ\w*|inclusive|part of|covered|incl|enthalten|inbegriffen|inklusive|inkl|abgedeckt|eingerechnet|drin)\b")
+    Regex::new(r"(\b(not|nicht|never|nie|no longer|nicht mehr)|n't) (\w+ )?(includ\w*|inclusive|contained in (the|your|its|this) (rent|utilities|price|amount|cold rent|all-inclusive rent|\d[\d.,]* eur)|part of|covered|incl|enthalten|inbegriffen|inklusive|inkl|abgedeckt|eingerechnet|drin)\b")
         .expect("valid pattern")
 });
 

@@ -77,7 +77,7 @@ static HEADING: LazyLock<Regex> =
 /// weather service is the better source", "Bewertungsportale sind die
 /// bessere Quelle"): a pointer, not a claim about the records.
 static REFERRAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(the|a|die|eine|ein) (better|best|bessere|beste|richtige|right) (source|sources|quelle|quellen|anlaufstelle|adresse|place to (look|ask|check))\b|\b(would|will|could|can) serve you better\b|\bwould be (a )?better (placed|suited)\b|\b(ware|waren|ist|sind) (dafur )?(besser|eher) geeignet\b")
+    Regex::new(r"\b(the|a|die|eine|ein) (better|best|bessere|beste|richtige|right) (source|sources|quelle|quellen|anlaufstelle|adresse|place to (look|ask|check))\b|\b(would|will|could|can) serve you better\b|\bwould be (a )?better (placed|suited)\b|\b(ware|waren|ist|sind) (dafur )?(besser|eher) geeignet\b|\b(is|are) (your|the) best bet\b|\b(portal|portale|app|apps|dienst|dienste|service|magazin|stadtmagazin|website|webseite|stadtfuhrer|wetterdienst|wetter-app)\w*\b.{0,30}\b(helfen|hilft)\b.{0,20}\bweiter\b")
         .expect("valid pattern")
 });
 
@@ -100,7 +100,7 @@ static BULLET_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 /// übermittelt werden"). A done act ("wurde weitergeleitet", "has been
 /// forwarded") has no modal and is no offer.
 static IMPERSONAL_OFFER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(can|could|may) (also |gladly |readily |easily )?be (arranged|passed on|forwarded|carried out|submitted|organi[sz]ed|handed over|taken up|answered|initiated|conducted|put forward|requested)\b|\b(kann|konnen|konnte|konnten) (\w+ ){0,8}(erfolgen|(ubermittelt|weitergeleitet|weitergegeben|eingereicht|gestellt|gepruft|durchgefuhrt|beantwortet|veranlasst|vorgenommen|aufgenommen|organisiert|vereinbart|angefragt) werden)\b|\b(eine|die) (weiterleitung|ubermittlung|suche|recherche|prufung|kontaktaufnahme|ruckmeldung|vermittlung)\w*\b[^,;]{0,80}\b(ist|sind|ware|waren) (\w+ ){0,4}moglich\b|\b(auf wunsch|bei bedarf|bei interesse) (ist|ware) (eine|die) (weiterleitung|ubermittlung|suche|recherche|prufung|kontaktaufnahme|ruckmeldung|vermittlung)\w*\b")
+    Regex::new(r"\b(can|could|may) (also |gladly |readily |easily )?be (arranged|passed on|forwarded|carried out|submitted|organi[sz]ed|handed over|taken up|answered|initiated|conducted|put forward|requested)\b|\b(kann|konnen|konnte|konnten) (\w+ ){0,8}(erfolgen|(ubermittelt|weitergeleitet|weitergegeben|eingereicht|gestellt|gepruft|durchgefuhrt|beantwortet|veranlasst|vorgenommen|aufgenommen|organisiert|vereinbart|angefragt) werden)\b|\b(eine|die) (weiterleitung|ubermittlung|suche|recherche|prufung|kontaktaufnahme|ruckmeldung|vermittlung)\w*\b[^,;]{0,80}\b(ist|sind|ware|waren) (\w+ ){0,4}moglich\b|\b(ist|ware) (auf wunsch |bei bedarf |jederzeit |gerne? )?(eine|die) (weiterleitung|ubermittlung|suche|recherche|prufung|kontaktaufnahme|ruckmeldung|vermittlung)\w*\b[^,;]{0,80}\bmoglich\b|\b(forwarding|a referral|referral|a search|a callback|passing on)\b[^;]{0,80}\b(is|would be) (also )?possible\b|\b(auf wunsch|bei bedarf|bei interesse) (ist|ware) (eine|die) (weiterleitung|ubermittlung|suche|recherche|prufung|kontaktaufnahme|ruckmeldung|vermittlung)\w*\b")
         .expect("valid pattern")
 });
 
@@ -109,7 +109,7 @@ static IMPERSONAL_OFFER: LazyLock<Regex> = LazyLock::new(|| {
 /// "Assistance is limited to questions concerning the agency's listings",
 /// "Die Beantwortung von Fragen beschränkt sich auf die Inserate", "I have
 /// no access to weather data").
-static IMPERSONAL_SELF: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static IMPERSONAL_SELF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(by|through|from) (this|the) (assistant|chat|chatbot|service)\b|\b(durch|von) (diesen|diesem|den|dem) (assistenten|chat|chatbot|dienst)\b|\b(assistance|support|help|answers?|information)\b.{0,30}\b(is|are) (limited|restricted|confined)\b|\b(beantwortung|unterstutzung|hilfe|auskunft|auskunfte|beratung)\b.{0,40}\b(beschrankt|begrenzt)\b|\bbeschrankt sich auf\b|\b(can|may) be answered here\b|\bhier (\w+ ){0,3}beantwortet werden\b|\b(i|we) (have|has) no (access|data|information|means|way)\b|\b(ich|wir) (habe|haben) (keinen|keine) (zugriff|daten|informationen|moglichkeit)\b")
         .expect("valid pattern")
 });

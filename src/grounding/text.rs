@@ -139,7 +139,9 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             if digit(trimmed[..m.start()].chars().next_back()) && digit(trimmed[m.end()..].chars().next()) {
                 continue;
             }
-            if super::wording::preposition(m.as_str(), &trimmed[m.end()..]) {
+            if super::wording::preposition(m.as_str(), &trimmed[m.end()..])
+                || super::wording::joins_compound(m.as_str(), &trimmed[..m.start()])
+            {
                 continue;
             }
             clauses.push((from, m.start()));

@@ -33,7 +33,7 @@ pub(super) static CONCLUSION: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static ESTIMATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(estimat\w*|about|approximately|approx|roughly|around|circa|ca|rund|etwa|ungefahr|geschatzt\w*|schatzung\w*|voraussichtlich\w*|vorlaufig\w*|provisional\w*|not yet final|noch nicht (final|endgultig|fest)|ballpark|expected|up to|bis zu|projected|projection|prognostiziert\w*|working figure)\b")
+    Regex::new(r"\b(estimat\w*|about|approximately|approx|roughly|around|circa|ca|rund|etwa|ungefahr|geschatzt\w*|schatzung\w*|voraussichtlich\w*|vorlaufig\w*|provisional\w*|not yet final|noch nicht (final|endgultig|fest)|ballpark|expected|up to|bis zu|projected|projection|prognostiziert\w*|working figure|(can|could|may|might) still change|subject to change|(kann|konnte) sich (\w+ )?noch andern)\b")
         .expect("valid pattern")
 });
 
@@ -51,7 +51,7 @@ pub(super) static COURTESY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static OFFER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer|'re interested| are interested)|falls sie interesse|bei interesse|i can (also )?(arrange|organi[sz]e|set up)\b|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|(^|please |just |do |simply |to |, )let (me|us) know|feel free|happy to (help|look|check|answer|search|pass|forward|put|keep|ask|arrange)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe|unterstutze|leite|stelle|zeige|nenne|sende|schicke)|(schaue|suche|helfe|prufe|beantworte|unterstutze|stelle|zeige|nenne|sende|schicke|erzahle|erklare|informiere) ich (ihnen |sie )?(\w+ )?(gerne?|weitere)|gerne? (gebe|leite|reiche|erzahle|erklare|informiere) ich\b|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
+    Regex::new(r"\b(if you(('d| would) like| like| want| wish| need| have| prefer|'re interested| are interested)|falls sie interesse|bei interesse|i can (also )?(arrange|organi[sz]e|set up)\b|if it helps|if that helps|wenn es (ihnen )?hilft|wenn sie (interesse|lust|bedarf) haben|sollten sie (noch )?(weitere )?fragen|schreiben sie (uns|mir) gerne?|(leite|gebe|reiche) ich\b.{0,60}\bgerne?\b|gerne? zukommen lassen|i can (also )?(have|ask|get|pass|put|pull|send|forward)\b|(^|please |just |do |simply |to |, )let (me|us) know|feel free|happy to (help|look|check|answer|search|pass|forward|put|keep|ask|arrange)|glad to help|i('d| would) be (happy|glad)|i can (also )?(look|check|search|help|suggest|tell you|show you|list|go through|walk you through)|would you like|shall i|gerne? (beantworte|helfe|suche|schaue|prufe|stehe|unterstutze|leite|stelle|zeige|nenne|sende|schicke)|(schaue|suche|helfe|prufe|beantworte|unterstutze|stelle|zeige|nenne|sende|schicke|erzahle|erklare|informiere) ich (ihnen |sie )?(\w+ )?(gerne?|weitere)|gerne? (gebe|leite|reiche|erzahle|erklare|informiere) ich\b|wenn sie (mochten|wollen|etwas|weitere|mogen)|sprechen sie (mich|uns)|melden sie sich|stehe ich (ihnen )?(gerne?)|any (other|further|more) questions|weitere fragen)\b")
         .expect("valid pattern")
 });
 
@@ -61,7 +61,7 @@ pub(super) static HANDOFF: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static SELF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to|here for|only here)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(bin|kann|darf|helfe|beantworte) ich\b|\bich selbst (kann|darf|bin)\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen|\bwhat (i|we) can (do|help with)\b|\bwas ich (fur sie )?(tun|machen) kann\b|\bda muss ich (leider )?passen\b|^(i|we)('m| am| are|'re) (only |just )?(the|an|a|your) ([\w']+ ){0,3}(assistant|chatbot|bot|service)\b|\b(my|our) (help|assistance|remit|role|scope|focus|knowledge|answers?) (is|are) (limited|restricted|confined)|\b(mein|unser)\w* (aufgabe|zustandigkeit|bereich|wissen|hilfe)\w* (ist|sind|liegt|beschrankt)|\bwas ich (ihnen )?(anbieten|leisten|beantworten|abdecken) kann\b|\bgehor\w* nicht zu (dem|meinen|unseren)\b|\b(outside|beyond|not in) my (patch|wheelhouse|lane|department|area of expertise)\b|\bmuss ich (leider )?passen\b|\bich kenne mich (nur|ausschliesslich|lediglich) mit\b|\b(i|we) (only|just) know (about )?(our|the)\b|\b(i'm|i am) the (\w+ ){0,2}(assistant|chatbot)\b|\b(beyond|outside) what (i|we)('m| am| are|'re)? (set up|built|designed|made|able|here|meant)\b|^(i|we) (handle|answer|deal with|cover|take care of|help with) (questions|enquiries|inquiries)\b|\b(die )?(bessere|beste|richtige) (adresse|anlaufstelle|quelle)\b|\b(a|the) (better|best|right) (place|source|bet|port of call) for\b|\bbesser als (ich|wir|meine\w*|unsere\w*)\b|\bbetter than (me|i|my|mine|us|we|our)\b")
+    Regex::new(r"^(i|we)('m| am| are|'re)? ?(afraid|sorry)|\b(outside|beyond) (my|our) (scope|remit|area)|\b(my|our) (scope|remit|role|job)\b|\b(i|we) (can|could)( only|n't|not| not)\b|\b(i|we) (only|just) (help|answer|deal)|\b(i|we) (don't|do not|cannot|can't|could not|couldn't) (have|find|see|set|make|book|give|offer|help|answer|provide|predict|recommend|advise)|\bi('m| am) (not able|unable|here to|here for|only here)|\bich (bin|kann|beantworte|darf|helfe|konnte)\b|\b(bin|kann|darf|helfe|beantworte) ich\b|\bich selbst (kann|darf|bin)\b|\b(meine[rnms]?|unsere[rnms]?) aufgaben|\bda muss ich passen|\bleider (kann|konnen) (ich|wir)|\bnicht (weiterhelfen|helfen)|\b(kann|konnen) (ich|wir) (ihnen )?(dabei |hierbei |hier )?(leider )?(nicht|keine)|not something (i|we)|nicht zu meinen|\bwhat (i|we) can (do|help with)\b|\bwas ich (fur sie )?(tun|machen) kann\b|\bda muss ich (leider )?passen\b|^(i|we)('m| am| are|'re) (only |just )?(the|an|a|your) ([\w']+ ){0,3}(assistant|chatbot|bot|service)\b|\b(my|our) (help|assistance|remit|role|scope|focus|knowledge|answers?) (is|are) (limited|restricted|confined)|\b(mein|unser)\w* (aufgabe|zustandigkeit|bereich|wissen|hilfe|schwerpunkt|fokus)\w*( (ist|sind|liegt|beschrankt)|\s*:)|\b(my|our) (area|remit|focus|scope|job|role|speciality|specialty)\s*:|\bwas ich (ihnen )?(anbieten|leisten|beantworten|abdecken) kann\b|\bgehor\w* nicht zu (dem|meinen|unseren)\b|\b(outside|beyond|not in) my (patch|wheelhouse|lane|department|area of expertise)\b|\bmuss ich (leider )?passen\b|\bich kenne mich (nur|ausschliesslich|lediglich) mit\b|\b(i|we) (only|just) know (about )?(our|the)\b|\b(i'm|i am) the (\w+ ){0,2}(assistant|chatbot)\b|\b(beyond|outside) what (i|we)('m| am| are|'re)? (set up|built|designed|made|able|here|meant)\b|^(i|we) (handle|answer|deal with|cover|take care of|help with) (questions|enquiries|inquiries)\b|\b(die )?(bessere|beste|richtige) (adresse|anlaufstelle|quelle)\b|\b(a|the) (better|best|right) (place|source|bet|port of call) for\b|\bbesser als (ich|wir|meine\w*|unsere\w*)\b|\bbetter than (me|i|my|mine|us|we|our)\b")
         .expect("valid pattern")
 });
 
@@ -243,7 +243,7 @@ pub(super) static NEED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A hope is no promise/// A hope is no promise ("fingers crossed Tuesday works for them too").
 pub(super) static HOPE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(hopefully|fingers crossed|with (any )?luck|i hope|we hope|hoffentlich|ich hoffe|wir hoffen|mit etwas gluck)\b").expect("valid pattern")
+    Regex::new(r"^\W*hope\b|\b(hopefully|fingers crossed|with (any )?luck|i hope|we hope|hoffentlich|ich hoffe|wir hoffen|mit etwas gluck)\b").expect("valid pattern")
 });
 
 /// A time of day ("18 Uhr", "3 pm", "10:00").
@@ -327,7 +327,7 @@ pub(super) fn clauses(text: &str) -> Vec<(bool, &str)> {
         if m.start() < from || !text.is_char_boundary(m.start()) || !text.is_char_boundary(m.end()) {
             continue;
         }
-        if preposition(m.as_str(), &masked[m.end()..]) {
+        if preposition(m.as_str(), &masked[m.end()..]) || joins_compound(m.as_str(), &masked[..m.start()]) {
             continue;
         }
         // A colon or comma between digits belongs to a time or number ("10:00").
@@ -365,6 +365,15 @@ static ARTICLE_NEXT: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) fn preposition(word: &str, after: &str) -> bool {
     let w = word.to_lowercase();
     (w == "während" || w == "wahrend") && ARTICLE_NEXT.is_match(after)
+}
+
+/// Whether a conjunction joins the parts of a German compound with a
+/// hyphen ("Index- und Modernisierungserhöhungen", "Heiz- und
+/// Nebenkosten"): one noun, not two clauses. `before` is the text before it.
+pub(super) fn joins_compound(word: &str, before: &str) -> bool {
+    matches!(word.to_lowercase().as_str(), "und" | "oder" | "and" | "or")
+        && before.trim_end().ends_with(|c: char| c == '-')
+        && before.trim_end().chars().rev().nth(1).is_some_and(char::is_alphabetic)
 }
 
 /// A negation left alone at the end of a German clause ("Einen WBS brauchen
@@ -424,7 +433,7 @@ pub(super) fn join_trailing_negations(text: &str, spans: Vec<(bool, usize, usize
 /// how much …", "geht aus dem Inserat nicht hervor", "no figure is given"):
 /// it denies what the records hold, not the thing itself.
 pub(super) static ABSENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(says|say|states|mentions|gives|shows|contains|holds) nothing (about|on|of|regarding)\b|\bsilent on\b|\b(steht|stehen) (dort |darin |hier )?nichts\b|\b(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)\b|\b(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))\b|\bno (information|details?|figures?|indication|mention|breakdown)\b|\bgeht\b.{0,60}\bnicht hervor\b|\b(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*\b|\b(nennt|erwahnt|sagt)\b.{0,40}\b(nicht|nichts|keine\w*)\b|\bnowhere in\b|\bnot in (our|the|my) (records|listing|documents|data)\b|\b(neither|nor|no|not)\b.{0,60}\b(appears?|shows? up|is (given|listed|stated)) in (our|the|my) (records?|listing|data|details)\b|\b(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)\b")
+    Regex::new(r"\b(says|say|states|mentions|gives|shows|contains|holds) nothing (about|on|of|regarding)\b|\bsilent on\b|\b(steht|stehen) (dort |darin |hier )?nichts\b|\b(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)\b|\b(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))\b|\bno (information|details?|figures?|indication|mention|breakdown)\b|\bgeht\b.{0,60}\bnicht hervor\b|\b(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*\b|\b(nennt|erwahnt|sagt)\b.{0,40}\b(nicht|nichts|keine\w*)\b|\bnowhere in\b|\bnot in (our|the|my) (records|listing|documents|data)\b|\b(neither|nor|no|not)\b.{0,60}\b(appears?|shows? up|is (given|listed|stated)) in (our|the|my) (records?|listing|data|details)\b|\b(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)\b|\bnicht (zu )?entnehmen\b|\bnicht zu erkennen\b|\b(not|nicht) (contained|included|given|found|enthalten) in (the|our|its) (listing|records?|data|details|documents)\b")
         .expect("valid pattern")
 });
 

@@ -299,3 +299,23 @@ fn a_relative_clause_after_flats_in_general_speaks_of_other_flats() {
     // A relative clause after the listing itself is about the listing.
     assert!(!about_other_flats(&p("B-2001 is a flat"), &p("where cats are allowed")));
 }
+
+#[test]
+fn a_hyphenated_compound_is_one_noun_not_two_clauses() {
+    let c: Vec<&str> = clauses("Während der Laufzeit sind Index- und Modernisierungserhöhungen ausgeschlossen")
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(c, ["Während der Laufzeit sind Index- und Modernisierungserhöhungen ausgeschlossen"]);
+    // A conjunction between clauses still breaks.
+    assert_eq!(clauses("Heizung ist enthalten und Strom zahlen Sie selbst").len(), 2);
+}
+
+#[test]
+fn what_the_listing_does_not_give_and_what_may_still_change() {
+    let p = crate::fold::plain;
+    assert!(ABSENCE.is_match(&p("Angaben zur Art des WBS sind dem Inserat nicht zu entnehmen.")));
+    assert!(ABSENCE.is_match(&p("Information on the speed is not contained in the records for M-3002.")));
+    assert!(ESTIMATE.is_match(&p("Keep in mind that the 18,000 EUR part can still change once the invoice comes.")));
+    assert!(HOPE.is_match(&p("Hope Saturday works out – I'm here if you have more questions!")));
+}
