@@ -12,7 +12,8 @@ use regex::Regex;
 use super::polarity::polarity;
 use super::wording::{
     is_street, ACTION_DONE, BEFORE, BY_AGENT, COMMITMENT, DONE_BY_DENIAL, FUTURE_ACT, HANDOFF, HOPE, IF,
-    LANDLORD_NO_REFUSAL, LANDLORD_SAID, LANDLORD_WILL, PLACE, RELATIVE_DAY, REPLY_HEDGE, SELF, STATUS, STREET, TIME,
+    LANDLORD_NO_REFUSAL, LANDLORD_SAID, LANDLORD_WILL, PLACE, RELATIVE_DAY, REPLY_HEDGE, SELF, SLOT_LABEL_CONFIRMED,
+    STATUS, STREET, TIME,
 };
 use super::{FindingKind, SentenceRole};
 use crate::fold::plain;
@@ -82,6 +83,9 @@ pub(super) fn check_acts<'s>(
                 push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
                 break;
             }
+        }
+        if SLOT_LABEL_CONFIRMED.is_match(folded) && !HOPE.is_match(folded) {
+            push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
         }
     }
     // A sentence about the assistant's remit with no turn ("but", "aber") names

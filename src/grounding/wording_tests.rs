@@ -319,3 +319,26 @@ fn what_the_listing_does_not_give_and_what_may_still_change() {
     assert!(ESTIMATE.is_match(&p("Keep in mind that the 18,000 EUR part can still change once the invoice comes.")));
     assert!(HOPE.is_match(&p("Hope Saturday works out – I'm here if you have more questions!")));
 }
+
+#[test]
+fn slots_entered_set_up_or_settled_are_commitments() {
+    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(c("I've entered you for Tuesday afternoon in the viewing schedule for this flat."));
+    assert!(c("Next Tuesday afternoon is now in the agent's diary for you."));
+    assert!(c("Next Tuesday afternoon has been entered for your viewing of HH-1002."));
+    assert!(c("nothing stands in the way of a viewing next Tuesday afternoon, so that slot can be planned with"));
+    assert!(c("the Saturday you named is the date that applies"));
+    assert!(c("Die Kollegin meldet sich mit dem Treffpunkt für Donnerstagabend."));
+    assert!(c(
+        "The cold rent of 2,800 EUR has been recorded in your enquiry file as the basis for the draft contract."
+    ));
+    assert!(c("Suchprofile aus unseren Systemen ist bereits erfolgt"));
+    // Offers, the process and a hand-off are none.
+    assert!(!c("A viewing can be arranged for you by a colleague."));
+    assert!(!c("A colleague will get in touch beforehand with the exact time and meeting point."));
+    assert!(!c("Die Löschung erfolgt durch die Datenschutzstelle."));
+    let label = |s: &str| SLOT_LABEL_CONFIRMED.is_match(&crate::fold::plain(s));
+    assert!(label("✅ Donnerstagabend für K-4002: passt, Ihr Wunsch ist beim Team"));
+    assert!(label("✅ Saturday at 10:00 for HH-1099: set up for you"));
+    assert!(!label("⚠️ Samstag: noch nicht bestätigt"));
+}
