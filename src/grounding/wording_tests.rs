@@ -342,3 +342,13 @@ fn slots_entered_set_up_or_settled_are_commitments() {
     assert!(label("✅ Saturday at 10:00 for HH-1099: set up for you"));
     assert!(!label("⚠️ Samstag: noch nicht bestätigt"));
 }
+
+#[test]
+fn a_pet_approval_claimed_in_other_words_is_a_commitment() {
+    let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
+    assert!(c("For this flat the landlord has already given the go-ahead for dogs."));
+    assert!(c("The landlord decides case by case – and for HH-1001 that decision has come out as a yes for dogs."));
+    assert!(c("Hunde nicht, Katzen schon – für Ihre Katze also grünes Licht."));
+    // The route itself is none.
+    assert!(!c("The landlord decides case by case; the decision is confirmed in writing."));
+}
