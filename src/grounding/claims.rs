@@ -32,6 +32,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::clause_relations::{about_same, denial_meets, focus, same_subject, GENERIC};
 use super::clause_relations::{narrowed_by_condition, parties_differ, rent_kinds_differ, shares_denial};
 use super::evidence::Evidence;
 use super::figure_checks::{check_counts, check_figures};
@@ -67,121 +68,6 @@ static LANDLORD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(landlord|owner|vermieter\w*|eigentumer\w*)\b").expect("valid pattern"));
 
 static LISTING_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[A-Z]{1,2}-\d{4}\b").expect("valid pattern"));
-
-/// A negation that denies the noun after it ("no lift", "keine Haustiere",
-/// "without a balcony"): the clause denies that noun, not the whole clause.
-static DENIED_NOUN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(no|kein\w*|without|ohne)\s+(\w+(?:\s+\w+)?)").expect("valid pattern"));
-
-/// Whether a clause that denies a noun ("no lift") can contradict a clause
-/// with the terms `other`: only when `other` speaks of that noun.
-fn denial_meets(clause: &str, other: &[Term]) -> bool {
-    let targets: Vec<Term> =
-        DENIED_NOUN.captures_iter(&plain(clause)).flat_map(|c| terms(c.get(2).map_or("", |m| m.as_str()))).collect();
-    targets.is_empty() || shared(&targets, &vocabulary(other)) > 0
-}
-
-/// Whether two clauses speak of the same thing: two shared terms, or one
-/// when either clause has at most two.
-fn about_same(a: &[Term], b: &[Term]) -> bool {
-    let sh = shared(a, &vocabulary(b));
-    sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 2)
-}
-
-/// Words that carry a clause's polarity (included, extra, allowed), not its
-/// subject: "heating included" and "heating is extra" are both about heating.
-static MARKERS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
-    [
-        "include",
-        "included",
-        "extra",
-        "additional",
-        "separate",
-        "separately",
-        "allowed",
-        "possible",
-        "permitted",
-        "cover",
-        "covered",
-        "part",
-    ]
-    .iter()
-    .flat_map(|w| crate::retrieval::analyzer::analyze(w))
-    .collect()
-});
-
-/// Words that name no particular thing ("Diese Kosten kommen zusätzlich
-/// auf Sie zu", "es kommt nichts obendrauf"): a sentence whose subject is
-/// only these says nothing the records could lack.
-static GENERIC: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
-    [
-        "cost",
-        "costs",
-        "kosten",
-        "amount",
-        "betrag",
-        "sum",
-        "summe",
-        "nothing",
-        "nichts",
-        "everything",
-        "alles",
-        "anything",
-        "something",
-        "etwas",
-        "come",
-        "comes",
-        "kommt",
-        "kommen",
-        "obendrauf",
-        "rechnen",
-        "einrechnen",
-        "einplanen",
-        "planen",
-        "plan",
-        "budget",
-        "kalkulation",
-        "monatlich",
-        "monthly",
-        "warm",
-        "drin",
-        "top",
-        "drauf",
-        "dazu",
-        "hinzu",
-        "grund",
-        "reason",
-        "zwar",
-        "anfallen",
-        "fallt",
-    ]
-    .iter()
-    .flat_map(|w| crate::retrieval::analyzer::analyze(w))
-    .collect()
-});
-
-/// The subject terms of a clause: its terms without the polarity words and
-/// without figures (the figure checks compare those).
-fn focus(t: &[Term]) -> Vec<Term> {
-    t.iter()
-        .filter(|t| !t.iter().any(|w| MARKERS.contains(w)) && !t[0].chars().all(|c| c.is_ascii_digit()))
-        .cloned()
-        .collect()
-}
-
-/// Whether a reply clause and an evidence clause share their subject closely
-/// enough for opposite polarity to be a contradiction: two shared subject
-/// terms, or one when either clause is about that one thing alone. ("HH-1002
-/// is at the top of the building" shares only "building" with "The building
-/// has no lift" and contradicts nothing.)
-fn same_subject(reply: &[Term], ev: &[Term]) -> bool {
-    let (a, b) = (focus(reply), focus(ev));
-    let sh = shared(&a, &vocabulary(&b));
-    // One shared subject term is enough only for a short reply clause: "you
-    // won't get a heating bill of your own" is about the bill, not about
-    // whether heating is included.
-    sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 1 && a.len() <= 2)
-}
 
 /// Checks every sentence of `reply` against `evidence`. `customer` holds the
 /// customer's messages (current and earlier inquiries: their words and
