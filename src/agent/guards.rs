@@ -84,16 +84,9 @@ pub fn check(reply: &str, evidence: &Evidence) -> Vec<Violation> {
             out.push(Violation::Citation { id: id.clone() });
         }
     }
-    let found = figures(reply);
-    let derived = derived_values(reply, evidence, "");
-    let worked_out = |f: &Figure| derived.iter().any(|d| same_value(*d, f.value));
-    for figure in &found {
-        if !evidence.supports(figure) && !worked_out(figure) {
-            out.push(Violation::Number { figure: figure.clone() });
-        }
-    }
+    out.extend(ungrounded_figures(reply, evidence).into_iter().map(|figure| Violation::Number { figure }));
     // Only figures that come from the records need a source.
-    if cited.is_empty() && found.iter().any(|f| !evidence.user_wrote(f.value)) {
+    if cited.is_empty() && figures(reply).iter().any(|f| !evidence.user_wrote(f.value)) {
         out.push(Violation::MissingEvidence);
     }
     out
