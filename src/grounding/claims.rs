@@ -60,6 +60,13 @@ static ONE_OF: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A condition, not an indirect question: "whether the building has a lift
 /// isn't entirely clear to me" doubts the lift, it sets no condition.
+/// "depends on the respective listing", "je nach Wohnung", "hängt von der
+/// jeweiligen Wohnung ab": what varies from one listing to the next.
+static BY_LISTING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(depends on|depending on|varies (by|with|from)) (the |each |every )?(respective |specific |individual |particular |given )?(listing|flat|apartment|property|unit|offer)s?\b|\bje nach (\w+ )?(wohnung|inserat|objekt|angebot)\b|\bhangt (\w+ ){0,3}von (der|dem|den) (jeweiligen |konkreten |einzelnen )?(wohnung|inserat|objekt|angebot)\w* ab\b")
+        .expect("valid pattern")
+});
+
 static CONDITION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(if|unless|once|wenn|falls|sobald)\b").expect("valid pattern"));
 
@@ -177,11 +184,15 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 // "That depends on the landlord" restates a record that leaves the decision open.
                 // "It depends on the landlord" needs no shared noun: the landlord is its subject.
                 let landlord = LANDLORD.is_match(&folded);
-                let open = DEPENDS.is_match(h.as_str())
-                    && evc.iter().filter(in_scope).any(|c| {
-                        c.polarity.qualified
-                            && ((landlord && sentence_terms.len() <= 3) || about_same(&sentence_terms, &c.terms))
-                    });
+                // "The amount depends on the respective listing" says the records vary; it guesses nothing.
+                let by_listing =
+                    DEPENDS.is_match(h.as_str()) && BY_LISTING.is_match(&folded) && !LISTING_ID.is_match(text);
+                let open = by_listing
+                    || DEPENDS.is_match(h.as_str())
+                        && evc.iter().filter(in_scope).any(|c| {
+                            c.polarity.qualified
+                                && ((landlord && sentence_terms.len() <= 3) || about_same(&sentence_terms, &c.terms))
+                        });
                 let backed =
                     open || evc.iter().filter(in_scope).any(|c| c.hedged && about_same(&sentence_terms, &c.terms));
                 if !backed {

@@ -44,9 +44,10 @@ pub(super) fn narrowed_by_condition(body: &str, c: &str) -> bool {
 }
 
 /// An explicit condition (folded): "vorausgesetzt", "sofern", "solange",
-/// "as long as", "provided", "only if", "nur wenn", "unless".
+/// "as long as", "provided (that)" opening its clause (not the verb: "access
+/// is provided by the staircase"), "only if", "nur wenn", "unless".
 static NARROWING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(vorausgesetzt|sofern|solange|as long as|provided( that)?|only if|only when|nur wenn|nur dann|unless|es sei denn)\b")
+    Regex::new(r"\b(vorausgesetzt|sofern|solange|as long as|provided that|only if|only when|nur wenn|nur dann|unless|es sei denn)\b|^\W*(and |und )?provided\b")
         .expect("valid pattern")
 });
 
@@ -187,4 +188,20 @@ pub(super) fn same_subject(reply: &[Term], ev: &[Term]) -> bool {
     // won't get a heating bill of your own" is about the bill, not about
     // whether heating is included.
     sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 1 && a.len() <= 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::narrowed_by_condition;
+
+    #[test]
+    fn provided_as_a_verb_is_no_condition() {
+        let body =
+            "A lift is not available; access is provided by the staircase only, which was last renovated in 2021.";
+        assert!(!narrowed_by_condition(body, "which was last renovated in 2021."));
+        let body = "Heating is included, provided you keep to the usual consumption.";
+        assert!(narrowed_by_condition(body, "Heating is included"));
+        let body = "Heating is included, provided that you keep to the usual consumption.";
+        assert!(narrowed_by_condition(body, "Heating is included"));
+    }
 }

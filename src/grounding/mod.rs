@@ -61,7 +61,7 @@ use serde::{Deserialize, Serialize};
 pub use claims::check as check_uncached;
 pub use evidence::{Evidence, EvidenceFigure, Passage};
 pub use memo::check;
-pub use roles::restates_request;
+pub use roles::{courtesy_only, restates_request};
 pub use wording::label_stands_alone;
 
 /// What kind of fault a sentence has.

@@ -137,6 +137,14 @@ static PARTIAL_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A decision still to be made: "the landlord's decision on your dog is not
+/// yet available", "eine Zustimmung liegt noch nicht vor", "has not yet
+/// decided". The matter is open, which is a qualified yes, not a no.
+static PENDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(decision|entscheidung|approval|zustimmung|genehmigung|go-ahead|freigabe)\b[^,;]{0,40}\b(not yet|noch nicht|still pending|pending|outstanding|steht noch aus|noch aus|aussteh\w*)\b|\b(not yet|noch nicht) (\w+ )?(decided|made a decision|approved|entschieden|genehmigt|zugestimmt)\b")
+        .expect("valid pattern")
+});
+
 /// An inclusion word with its own negation next to it: "not included",
 /// "isn't part of", "nicht enthalten".
 static DENIED_INCLUSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -155,8 +163,9 @@ static OWN_FLAT_RATE: LazyLock<Regex> =
 
 fn read_polarity(clause: &str) -> Polarity {
     let f = plain(clause).replace('’', "'");
-    let partly = PARTIAL_DENIAL.is_match(&f);
+    let partly = PARTIAL_DENIAL.is_match(&f) || PENDING.is_match(&f);
     let f = PARTIAL_DENIAL.replace_all(&f, " ").into_owned();
+    let f = PENDING.replace_all(&f, " ").into_owned();
     let f = MANNER.replace_all(&f, " ").into_owned();
     let f = IDIOM.replace_all(&f, " ").into_owned();
     // "als eigene Pauschale hinzu": a flat rate of its own is a separate bill, not an inclusive rent.
@@ -264,6 +273,15 @@ mod tests {
         let p = polarity("Bei B-2002 sind Katzen nicht von vornherein zugelassen");
         assert!(!p.negated && p.qualified);
         assert!(polarity("dogs are not automatically allowed").qualified);
+        for pending in [
+            "The landlord's decision on your dog is not yet available",
+            "Eine Zustimmung des Vermieters liegt noch nicht vor",
+            "the landlord has not yet decided",
+        ] {
+            let p = polarity(pending);
+            assert!(!p.negated && p.qualified, "{pending}");
+        }
+        assert!(polarity("the kitchen has not yet been renovated").negated);
         assert!(polarity("dogs are not allowed").negated);
     }
 

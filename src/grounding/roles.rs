@@ -120,7 +120,7 @@ pub(super) static IMPERSONAL_SELF: LazyLock<Regex> = LazyLock::new(|| {
 /// naheliegend"): what they might do, not a claim. Read so only in a
 /// sentence without figures, where a fact could hide in the advice.
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(please note that |just to be safe,? |to be safe,? )?(i|we)('d| would)? (strongly )?(recommend|suggest|advise)\b|\b((ich|wir) (wurde|wurden)|(wurde|wurden) (ich|wir)) (ihnen )?(\w+ ){0,3}(empfehlen|raten)\b|^(ich|wir) (empfehle|empfehlen|rate|raten) (ihnen|dir)\b|\b(consultation|use|check|checking|verification|a look at|contacting)\b.{0,80}\b(is|are|would be) (recommended|advisable|advised|suggested)\b|\b(nutzung|konsultation|prufung|uberprufung|kontaktaufnahme|einsicht|blick)\b.{0,80}\b(ist|ware|wird) (\w+ )?(naheliegend|empfehlenswert|ratsam|empfohlen)\b|\bempfiehlt sich (die|eine|ein)\b")
+    Regex::new(r"^(please note that |just to be safe,? |to be safe,? )?(i|we)('d| would)? (strongly )?(recommend|suggest|advise)\b|\b((ich|wir) (wurde|wurden)|(wurde|wurden) (ich|wir)) (ihnen )?(\w+ ){0,3}(empfehlen|raten)\b|^(ich|wir) (empfehle|empfehlen|rate|raten) (ihnen|dir)\b|\b(consultation|use|check|checking|verification|a look at|contacting)\b.{0,80}\b(is|are|would be) (recommended|advisable|advised|suggested)\b|\b(nutzung|konsultation|prufung|uberprufung|kontaktaufnahme|einsicht|blick)\b.{0,80}\b(ist|ware|wird) (\w+ )?(naheliegend|empfehlenswert|ratsam|empfohlen)\b|\b(ist|ware|wird) (die|eine|ein) (nutzung|konsultation|prufung|uberprufung|kontaktaufnahme|einsicht|blick)\b.{0,80}\b(naheliegend|empfehlenswert|ratsam|empfohlen)\b|\bempfiehlt sich (die|eine|ein)\b")
         .expect("valid pattern")
 });
 
@@ -140,6 +140,14 @@ pub(super) fn role(folded: &str, question: bool) -> SentenceRole {
         SentenceRole::Courtesy if labelled && !offers(&core) => SentenceRole::Claim,
         r => r,
     }
+}
+
+/// Whether a sentence (folded) is only a courtesy: an offer ("Auf Wunsch kann
+/// eine Suche nach Wohnungen erfolgen, in denen Katzen erlaubt sind"), a
+/// referral, advice without a figure, a heading. It states nothing about the
+/// records, so the rule judge reads no `must_not` statement in it.
+pub fn courtesy_only(folded: &str) -> bool {
+    role(folded, false) == SentenceRole::Courtesy
 }
 
 fn role_of(folded: &str, question: bool) -> SentenceRole {
@@ -215,6 +223,15 @@ mod tests {
             r("- For weather information, consultation of a weather service is recommended."),
             SentenceRole::Courtesy
         );
+        assert_eq!(
+            r("Für Restaurantempfehlungen ist die Nutzung eines Stadtführers naheliegend."),
+            SentenceRole::Courtesy
+        );
+        // An offer in the impersonal register is no statement either.
+        assert!(courtesy_only(&crate::fold::plain(
+            "Auf Wunsch kann eine Suche nach Wohnungen erfolgen, in denen die Katzenhaltung gestattet ist."
+        )));
+        assert!(!courtesy_only(&crate::fold::plain("In B-2001 ist die Katzenhaltung gestattet.")));
         // Advice that carries a figure is read as a claim.
         assert_eq!(r("I would recommend keeping the 240 EUR as its own line in your budget."), SentenceRole::Claim);
     }

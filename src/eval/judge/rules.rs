@@ -256,7 +256,8 @@ impl RuleJudge {
                     question: s.question
                         || SUPPOSES.is_match(&folded)
                         || REPORTS.is_match(&folded)
-                        || crate::grounding::restates_request(&folded),
+                        || crate::grounding::restates_request(&folded)
+                        || crate::grounding::courtesy_only(&folded),
                     ..s.clone()
                 }
             })
