@@ -25,6 +25,13 @@ static BEFORE_MOVE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// Advice to plan or budget ("Before you move in, plan for the deposit"):
+/// the customer's planning, not a deadline (folded).
+static PLANNING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(plan (for|on|ahead)|budget for|keep in mind|bear in mind|set aside|put aside|einplanen|bedenken|denken sie (an|daran)|rechnen sie (mit|damit)|zurucklegen)\b")
+        .expect("valid pattern")
+});
+
 /// Words of paying (folded).
 static PAYMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(pa(y|id|ying|yment|yments)|settled?|due|transfer\w*|instal+ments?|deposit|amount|sum|parts?|kaution|rate|raten|zahl\w*|bezahl\w*|faellig|fallig|uberwies\w*|uberweis\w*|betrag|summe)\b")
@@ -34,6 +41,12 @@ static PAYMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// Any denial word (folded): a clause that has one is not read for a deadline.
 static ANY_DENIAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(not|no|never|nicht|kein\w*|nie|ohne|without)\b|n't\b").expect("valid pattern"));
+
+/// The customer and the other side as one subject (folded).
+static BOTH_PARTIES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(you and (the|your) (landlord|owner|seller|vendor)|(the|your) (landlord|owner|seller|vendor) and you|sie und (der|die|ihr|ihre) (vermieter|eigentumer|verkaufer)\w*|(der|die|ihr|ihre) (vermieter|eigentumer|verkaufer)\w* und sie)\b")
+        .expect("valid pattern")
+});
 
 static WHETHER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(whether|ob)\b").expect("valid pattern"));
 
@@ -126,7 +139,10 @@ pub(super) fn check_acts<'s>(
             // foretells the decision under a condition the records do not have either.
             // "Whether the landlord will accept it is the landlord's call" asks, it does not foretell.
             let asks = WHETHER.is_match(c);
-            if !p.negated && !asks && LANDLORD_WILL.is_match(c) && !REPLY_HEDGE.is_match(c) {
+            // "You and the seller will agree in the contract who pays" tells how the
+            // parties settle it, not what the other side will decide.
+            let both_parties = BOTH_PARTIES.is_match(folded);
+            if !p.negated && !asks && !both_parties && LANDLORD_WILL.is_match(c) && !REPLY_HEDGE.is_match(c) {
                 push(
                     FindingKind::Commitment,
                     "foretells the landlord's decision, which only the landlord can give".into(),
@@ -165,9 +181,14 @@ pub(super) fn check_acts<'s>(
             // a deadline of the move the records do not set.
             // Only in a sentence of a payment, with no denial in the clause ("No — a
             // single lump sum before moving in isn't required" denies twice).
-            if let Some(m) = BEFORE_MOVE.find(c).filter(|_| {
+            // "Before you move in, plan for the deposit": a clause that opens with the
+            // move times the advice of the next one.
+            let opens = |m: &regex::Match<'_>| c[..m.start()].trim().is_empty();
+            if let Some(m) = BEFORE_MOVE.find(c).filter(|m| {
                 PAYMENT.is_match(folded)
                     && !ANY_DENIAL.is_match(c)
+                    && !PLANNING.is_match(c)
+                    && !(opens(m) && PLANNING.is_match(folded))
                     && !plain_sources().iter().any(|e| BEFORE_MOVE.is_match(e))
             }) {
                 push(

@@ -156,6 +156,7 @@ mod tests {
             "No — a single lump sum before moving in isn't required.",
             "It's a good thing to clarify before the move.",
             "Sie müssen die Kaution nicht vor dem Einzug komplett zahlen.",
+            "Before you move in, also plan for paying the utilities of 240 EUR per month.",
         ] {
             assert!(!kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
         }
@@ -206,6 +207,8 @@ mod tests {
             "Der Vermieter wird sich darauf realistischerweise einlassen.",
             "Viewings there are held on Tuesday afternoons, so that will be your slot.",
             "Bei uns bleibt nichts von Ihnen gespeichert, was nicht schon gelöscht wäre.",
+            "Von Ihren persönlichen Angaben ist bei uns damit nichts mehr hinterlegt.",
+            "Nothing of yours is left on file with us.",
         ] {
             assert!(kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
         }
@@ -213,6 +216,7 @@ mod tests {
             "The landlord will decide on your offer; a colleague will let you know.",
             "Whether the landlord will accept 1,500 EUR is for the landlord to decide.",
             "Ob der Vermieter Ihnen entgegenkommen wird, entscheidet er selbst.",
+            "When you negotiate the purchase, you and the seller will agree in the contract who pays levies decided before the sale.",
         ] {
             assert!(!kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
         }

@@ -46,7 +46,7 @@ static PERSON_NEXT: LazyLock<Regex> = LazyLock::new(|| {
 /// …", "what it means for your budget"), folded text: the customer's case
 /// played through, not a term explained.
 static FOR_THE_CUSTOMER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[\s:,]*((das|dies|that|this|it)\b[\s:,]*)?(if|when|whether|should you|once you|wenn|falls|sobald|ob|sollten sie|for you|for your|fur sie|fur ihr\w*|(planen|rechnen|kalkulieren|warten) sie|you (can|could|should|would|will|'d|'ll|need|pay|get|plan))\b")
+    Regex::new(r"^[\s:,]*((das|dies|that|this|it)\b[\s:,]*)?((zuerst|zunachst|first|erst einmal|first of all|then|dann|danach)\b[\s:,]*)?(if|when|whether|should you|once you|wenn|falls|sobald|ob|sollten sie|for you|for your|fur sie|fur ihr\w*|(planen|rechnen|kalkulieren|warten) sie|you (can|could|should|would|will|'d|'ll|need|pay|get|plan))\b")
         .expect("valid pattern")
 });
 
@@ -156,6 +156,10 @@ mod tests {
             PETS
         ));
         assert!(!flagged("To see what it means for your budget, a planning figure: purchase price plus levy.", PETS));
+        assert!(!flagged(
+            "Für Ihre Planung heißt das: Zuerst sollten Sie, bevor Sie sich bewerben, bedenken, dass Ihre Katze dort nicht mit einziehen kann.",
+            PETS
+        ));
         // A consequence told of a person explains no term.
         assert!(!flagged("That means nothing has been confirmed yet, so please don't treat Saturday as fixed until you have heard from them.", PETS));
         assert!(flagged(

@@ -122,7 +122,22 @@ static PERIOD_STOP: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that open a relative clause about the figure before them.
 /// "95 EUR, paid once when the lease is signed": a participle of payment too.
 const RELATIVE: &[&str] = &[
-    "die ", "der ", "das ", "which ", "that ", "payable", "due ", "fällig", "zahlbar", "paid ", "charged ", "billed ",
+    "die ",
+    "der ",
+    "das ",
+    "which ",
+    "that ",
+    "payable",
+    "due ",
+    "fällig",
+    "zahlbar",
+    "paid ",
+    "charged ",
+    "billed ",
+    // "420 EUR Hausgeld, und zwar für das ganze Wirtschaftsjahr": a specification of the figure.
+    "und zwar ",
+    "namely ",
+    "i.e. ",
 ];
 
 /// The period of the words in `window` (first quarterly, then yearly, then
@@ -154,7 +169,7 @@ static LISTING_ID: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b[a-z]{1,3}-\d{3,5}\b").expect("valid pattern"));
 
 /// The period a figure at `[start, end)` of `text` carries: the words after
-/// it up to the next clause break or figure (at most 60 bytes), else the
+/// it up to the next clause break or figure (at most 80 bytes), else the
 /// three words before it ("monatlich 420 EUR", "a monthly rent of 980 EUR").
 fn period_around(text: &str, start: usize, end: usize) -> Option<Period> {
     // "squared up in the yearly statement": the period of another noun,
@@ -163,7 +178,7 @@ fn period_around(text: &str, start: usize, end: usize) -> Option<Period> {
     // A listing id is no figure: "420 EUR für M-3001 um die Jahressumme" reads on past it.
     let after = LISTING_ID.replace_all(&after, |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
     let after = after.as_ref();
-    let mut cut = after.len().min(60);
+    let mut cut = after.len().min(80);
     while !after.is_char_boundary(cut) {
         cut -= 1;
     }
@@ -172,6 +187,7 @@ fn period_around(text: &str, start: usize, end: usize) -> Option<Period> {
     let stop = PERIOD_STOP.find_iter(after).find(|m| {
         let rest = after[m.end()..].trim_start().to_lowercase();
         !(m.as_str().starts_with(',') && RELATIVE.iter().any(|w| rest.starts_with(w)))
+            && !(m.as_str().eq_ignore_ascii_case("und") && rest.starts_with("zwar "))
     });
     let after = stop.map_or(after, |m| &after[..m.start()]);
     if let Some(p) = period_in(after) {
@@ -430,6 +446,10 @@ mod tests {
         let f = figures("Die Kaltmiete von derzeit 1.280 EUR steigt jedes Jahr zum 1. Januar um 3,5 Prozent.");
         assert_eq!(f[0].period, None, "{f:?}");
         assert_eq!(figures("420 EUR, die jährlich fällig werden")[0].period, Some(Period::Yearly));
+        assert_eq!(
+            figures("420 EUR Hausgeld fällig, und zwar als Betrag für das ganze Wirtschaftsjahr")[0].period,
+            Some(Period::Yearly)
+        );
         assert_eq!(figures("240 EUR per month")[0].period, Some(Period::Monthly));
         assert_eq!(figures("Cost: 95 EUR/yr, billed separately")[0].period, Some(Period::Yearly));
         assert_eq!(figures("95 EUR p.m. extra")[0].period, Some(Period::Monthly));

@@ -74,6 +74,12 @@ static NOT_PLAINLY: LazyLock<Regex> = LazyLock::new(|| {
 static THEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(then|dann|danach|afterwards|anschliessend)\b").expect("valid pattern"));
 
+/// A date in the clause: a year or a month's name (folded text).
+static DATED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(19|20)\d{2}\b|\b(januar|februar|marz|april|mai|juni|juli|august|september|oktober|november|dezember|january|february|march|may|june|july|october|december)\b")
+        .expect("valid pattern")
+});
+
 /// Conditions set on keeping an animal: a yes with conditions is not a
 /// plain yes ("Voraussetzung ist eine Tierhalterhaftpflicht", "only one cat").
 static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
@@ -201,7 +207,9 @@ fn stated(original: &str, qualified: bool, concluded: bool, need_denied: bool) -
     }
     // "if the landlord agrees, you can bring your dog" allows on a condition;
     // "…, Ihre Katze dürfen Sie also mitbringen" draws a plain yes from it.
-    if THEN.is_match(clause) || (qualified && !(concluded || CONCLUDES.is_match(clause))) {
+    // "Ab dem 1. März 2027 könnten Sie dann einziehen": a "then" of the calendar is no step.
+    let then_step = THEN.is_match(clause) && !DATED.is_match(clause);
+    if then_step || (qualified && !(concluded || CONCLUDES.is_match(clause))) {
         return Some(PetStatus::OnRequest);
     }
     Some(PetStatus::Allowed)

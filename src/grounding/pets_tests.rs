@@ -48,6 +48,8 @@ fn the_three_statuses_in_both_languages() {
 fn an_allowance_on_a_condition_is_on_request_and_a_conclusion_is_a_yes() {
     use PetStatus::*;
     assert_eq!(status("If the landlord agrees, you can bring your dog."), [Some(OnRequest)]);
+    // A "then" of the calendar follows no step.
+    assert_eq!(status("Ab dem 1. März 2027 könnten Sie dann mit Ihrer Katze einziehen."), [Some(Allowed)]);
     assert_eq!(
         status("Katzen sind auf Anfrage möglich; Ihre kleine Katze dürfen Sie also mitbringen."),
         [Some(OnRequest), Some(Allowed)]

@@ -52,7 +52,7 @@ static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(if|whether|unless|until|once|in case|wenn|falls|ob|sobald|bis)\b").expect("valid pattern")
 });
 static QUALIFIED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(on request|upon request|subject to|approv\w*|case by case|case-by-case|individual(ly)?|consent|auf anfrage|zustimm\w*|zustimmung|einverstandnis\w*|einwilligung\w*|erlaubnis\w*|einzelfall\w*|genehmig\w*|sofern|solange|provided that|as long as|vorbehalt\w*|permission|einverstanden)\b|\b(landlord|owner|lessor|vermieter\w*|eigentumer\w*)\b[^,;]{0,30}\bagree(s|d)?\b|\b(landlord|owner|lessor)'?s? (agreement|ok|okay|go-ahead|blessing|sign-off)\b|\bif (he|she|they) agrees?\b")
+    Regex::new(r"\b(on request|upon request|subject to|approv\w*|case by case|case-by-case|individual(ly)?|consent|auf anfrage|zustimm\w*|zugestimmt|zustimmung|einverstandnis\w*|einwilligung\w*|erlaubnis\w*|einzelfall\w*|genehmig\w*|sofern|solange|provided that|as long as|vorbehalt\w*|permission|einverstanden)\b|\b(landlord|owner|lessor|vermieter\w*|eigentumer\w*)\b[^,;]{0,30}\bagree(s|d)?\b|\b(landlord|owner|lessor)'?s? (agreement|ok|okay|go-ahead|blessing|sign-off)\b|\bif (he|she|they) agrees?\b")
         .expect("valid pattern")
 });
 static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -321,6 +321,7 @@ mod tests {
             "provided the landlord agrees",
             "with the landlord's agreement, the deposit can be paid in instalments",
             "sofern der Vermieter einverstanden ist",
+            "Erst wenn der Vermieter zugestimmt hat",
         ] {
             assert!(polarity(qualified).qualified, "{qualified}");
         }

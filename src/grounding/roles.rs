@@ -126,8 +126,25 @@ static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether a sentence advises the customer and states no figure.
 fn advises(folded: &str) -> bool {
-    ADVICE.is_match(folded) && !folded.chars().any(|c| c.is_ascii_digit())
+    (ADVICE.is_match(folded) || (ELSEWHERE.is_match(folded) && !PARTY.is_match(folded)))
+        && !folded.chars().any(|c| c.is_ascii_digit())
 }
+
+/// Advice to look elsewhere that opens the sentence ("schauen Sie am besten
+/// in ein Bewertungsportal", "your best bet is to check a review site"), folded.
+static ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*([^.:;]{0,40}[:,]\s*)?((zuerst|zunachst|dann|danach|first|then)\s*,?\s*)?((schauen|fragen|wenden|nutzen|suchen|informieren|erkundigen|recherchieren) sie\b.{0,80}\bam besten\b|am besten (\w+ ){0,2}(schauen|fragen|wenden|nutzen|suchen|informieren|erkundigen|recherchieren) sie\b|(your best bet|you'?re best off|you'?d be best off|it'?s best to)\b.{0,40}\b(check|ask|look|search|use|try|contact)\b)")
+        .expect("valid pattern")
+});
+
+/// A party of the letting: advice to ask one of them is about the records'
+/// matter, and the rest of the sentence may state it (folded).
+static PARTY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(vermieter\w*|eigentumer\w*|verkaufer\w*|hausverwaltung|landlord|owner|seller|agency|agentur|makler\w*)\b",
+    )
+    .expect("valid pattern")
+});
 
 /// The role of a sentence (folded): read without its bullet and label
 /// first, then whole (a label may say the role itself: "**What I can do:**").
@@ -195,6 +212,12 @@ mod tests {
         // Done, not offered: a hand-off report.
         assert_eq!(r("Ihre Anfrage wurde an eine Kollegin weitergeleitet."), SentenceRole::Handoff);
         assert_eq!(r("The question has been forwarded to a colleague."), SentenceRole::Handoff);
+        assert_eq!(r("Ich habe Ihre Anfrage an das Vermietungsteam übergeben."), SentenceRole::Handoff);
+        // The flat is handed over to its buyer: no hand-off to a person.
+        assert_eq!(
+            r("Zuerst erwerben Sie die Wohnung; übergeben werden kann sie ab dem 1. Februar 2027."),
+            SentenceRole::Claim
+        );
         // A fact of the property in the passive stays a claim.
         assert_eq!(
             r("A space in the underground car park can be added for an extra 95 EUR per month."),

@@ -155,6 +155,14 @@ fn restatements_wishes_and_hand_offs_in_other_words() {
     assert_eq!(r("Sie suchen eine Restaurantempfehlung für Köln-Ehrenfeld."), SentenceRole::Question);
     assert_eq!(r("You'd like to know whether heating is included."), SentenceRole::Question);
     assert_eq!(r("Für Ihre Zukunft wünschen wir Ihnen alles Gute."), SentenceRole::Courtesy);
+    assert_eq!(r("Verstanden, selbstverständlich kümmern wir uns darum."), SentenceRole::Courtesy);
+    assert_eq!(r("Got it, we'll take care of that."), SentenceRole::Courtesy);
+    assert_eq!(
+        r("Zuerst schauen Sie für ein gutes Restaurant in Ehrenfeld am besten in ein Bewertungsportal oder fragen Bekannte vor Ort."),
+        SentenceRole::Courtesy
+    );
+    assert_eq!(r("For a good meal, your best bet is to check a review site."), SentenceRole::Courtesy);
+    assert_eq!(r("Danach suche ich Ihnen passende Angebote aus unseren Inseraten heraus."), SentenceRole::Courtesy);
     assert_eq!(
         r("Ihre Bitte habe ich an die Stelle in unserem Haus übermittelt, die für den Datenschutz verantwortlich ist."),
         SentenceRole::Handoff

@@ -19,7 +19,9 @@ use regex::Regex;
 
 use crate::grounding::text::Sentence;
 
-/// (idiom, explicit wording), the idiom matched case-insensitively.
+/// (idiom, explicit wording), the idiom matched case-insensitively. A
+/// wording that starts with `~` is inserted inside the idiom's clause, not
+/// as a clause of its own.
 const IDIOMS: &[(&str, &str)] = &[
     (r"\bwalk-?ups?\b", "no lift"),
     (
@@ -27,8 +29,11 @@ const IDIOMS: &[(&str, &str)] = &[
         "no lift",
     ),
     (r"\bnur (über die|per|zu fuß über die) treppe\b|\bnur treppen\b", "kein Aufzug"),
-    (r"\b(is|are) silent (on|about)\b|\bsays nothing (on|about)\b", "does not state"),
-    (r"\bschweigt (sich )?(zu|über)\b|\bsagt nichts (zu|über)\b", "nennt nicht"),
+    // The idiom carries its own negation ("silent", "nothing"): the gloss adds
+    // only the verb, inside the clause, so its object stays with it.
+    (r"\b(is|are) silent (on|about)\b|\bsays nothing (on|about)\b", "~stated in the records"),
+    (r"\bsagt nichts (zu|über)\b", "~genannt"),
+    (r"\bschweigt (sich )?(zu|über)\b", "~nicht genannt"),
     (
         r"\b(purely|solely|exclusively|strictly|only) (as )?(a )?(commercial|business)\b",
         "commercial use only, not for living",
@@ -91,12 +96,14 @@ pub fn explicit(sents: &[Sentence]) -> Vec<Sentence> {
             for (re, wording) in COMPILED.iter() {
                 // "kommt nicht infrage" is no "möglich": an idiom under a negation
                 // gets no gloss unless the gloss carries the negation itself.
-                let negated = |m: &str| NEGATED.is_match(m) && !NEGATED.is_match(wording);
+                let negated = |m: &str| NEGATED.is_match(m) && !NEGATED.is_match(wording) && !wording.starts_with('~');
                 if re.find_iter(&text).any(|m| !negated(m.as_str())) {
                     text = re
                         .replace_all(&text, |c: &regex::Captures<'_>| {
                             if negated(&c[0]) {
                                 c[0].to_owned()
+                            } else if let Some(inline) = wording.strip_prefix('~') {
+                                format!("{} {inline}", &c[0])
                             } else {
                                 format!("{}, {wording},", &c[0])
                             }
@@ -147,6 +154,16 @@ mod tests {
         assert!(s[0].text.ends_with("kein Aufzug."), "{}", s[0].text);
         let s = explicit(&sentences("Lift: yes, since 2019."));
         assert!(!s[0].text.contains("no Lift"), "{}", s[0].text);
+        // A silence idiom keeps its object in its own, negated clause.
+        let s = explicit(&sentences(
+            "The M-3002 listing says nothing about the internet speed, so I cannot give a figure.",
+        ));
+        let first = s[0].text.split(',').next().unwrap();
+        assert!(
+            first.contains("internet speed") && crate::grounding::polarity::polarity(first).negated,
+            "{}",
+            s[0].text
+        );
         let same = sentences("Heating is included.");
         assert_eq!(explicit(&same)[0].text, same[0].text);
     }
