@@ -88,6 +88,8 @@ mod tests {
             "Ihr Wunschtermin ist also so gut wie sicher, den Abend können Sie sich schon einmal freihalten.",
             "From what we know, the landlord isn't unwilling to come down to 1,500 EUR.",
             "I've put your request to the landlord, and it has been approved in principle.",
+            "Die 1.500 € sind damit aber so gut wie abgemacht.",
+            "I've forwarded your request, and you can count on the landlord meeting you there.",
         ] {
             assert!(kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
         }

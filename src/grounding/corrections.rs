@@ -15,7 +15,7 @@ use super::FindingKind;
 
 /// The assistant correcting its own words (folded text).
 static SELF_CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(correct (myself|my (earlier|previous|last|first) (reply|answer|message|statement)|that|what i (said|wrote))|i was wrong|i made a mistake|my mistake|scratch that|i misspoke|i need to take (that|this) back|muss (ich )?mich (da |hier )?(korrigieren|berichtigen)|korrigiere (ich )?mich|(korrigieren|berichtigen) muss ich mich|mein fehler|ich habe mich (geirrt|vertan)|meine (vorige|vorherige|letzte|erste) (antwort|aussage|nachricht) (war falsch|muss ich korrigieren|korrigieren)|nehme ich zuruck|(meine|mein|meiner) (\w+ ){0,2}(antwort|auskunft|aussage|angabe|angaben|nachricht)\w* (\w+ ){0,3}(korrigieren|berichtigen|richtigstellen)|correct (my|an) (\w+ ){0,2}(reply|answer|message|statement|information)|korrektur zu meine[rmns]? (\w+ ){0,2}(angabe|antwort|auskunft|aussage|nachricht)|as i (mentioned|said|told you|explained|noted|wrote) (before|earlier|previously|above)|as (mentioned|said|stated) (earlier|before|previously)|wie (ich )?(bereits |schon |vorhin |eben )?(erwahnt|gesagt|mitgeteilt|geschrieben|beschrieben)|hatte ich (\w+ ){0,4}(bezeichnet|gesagt|angegeben|genannt|geschrieben))\b")
+    Regex::new(r"\b(correct (myself|my (earlier|previous|last|first) (reply|answer|message|statement)|that|what i (said|wrote))|i was wrong|i made a mistake|my mistake|scratch that|i misspoke|i need to take (that|this) back|muss (ich )?mich (da |hier )?(korrigieren|berichtigen)|korrigiere (ich )?mich|(korrigieren|berichtigen) muss ich mich|mein fehler|ich habe mich (geirrt|vertan)|meine (vorige|vorherige|letzte|erste) (antwort|aussage|nachricht) (war falsch|muss ich korrigieren|korrigieren)|nehme ich zuruck|(meine|mein|meiner) (\w+ ){0,2}(antwort|auskunft|aussage|angabe|angaben|nachricht)\w* (\w+ ){0,3}(korrigieren|berichtigen|richtigstellen)|correct (my|an) (\w+ ){0,2}(reply|answer|message|statement|information)|korrektur zu meine[rmns]? (\w+ ){0,2}(angabe|antwort|auskunft|aussage|nachricht)|(korrektur|berichtigung|richtigstellung) (dazu|hierzu)|(a |one )?(\w+ )?correction (to|on) (that|this|what i)|(let me|i (should|must|need to|have to)) (amend|revise|correct) (that|this|what)|as i (mentioned|said|told you|explained|noted|wrote) (before|earlier|previously|above)|as (mentioned|said|stated) (earlier|before|previously)|wie (ich )?(bereits |schon |vorhin |eben )?(erwahnt|gesagt|mitgeteilt|geschrieben|beschrieben)|hatte ich (\w+ ){0,4}(bezeichnet|gesagt|angegeben|genannt|geschrieben))\b")
         .expect("valid pattern")
 });
 
@@ -59,6 +59,8 @@ mod tests {
         assert!(found("Ich muss meine frühere Auskunft korrigieren: die Heizung läuft über die Nebenkosten.", false));
         assert!(found("As I mentioned before, 2,800 EUR is the landlord's lower limit.", false));
         assert!(found("Eine Korrektur zu meiner letzten Angabe: die 420 EUR gelten für das Jahr.", false));
+        assert!(found("Kleine Korrektur dazu: Die WBS-Bindung ist inzwischen ausgelaufen.", false));
+        assert!(found("A small correction to that: the deposit is two months' rent.", false));
         assert!(!found("One correction first: the rent is 1,650 EUR, not 1,500 EUR.", false));
         assert!(!found("I need to correct my earlier reply: the rent is 1,650 EUR.", true));
     }

@@ -200,6 +200,13 @@ fn record(evidence: &Evidence, listing: &str) -> Record {
     r
 }
 
+/// A feature put in by a pronoun ("one was put in", "einer wurde
+/// nachgerüstet"), folded text.
+static INSTALLED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(one|it|einer|einen|eins|er)\b.{0,30}\b(put in|added|installed|fitted|retrofitted|built in|eingebaut|nachgerustet|installiert|nachtraglich eingebaut)\b")
+        .expect("valid pattern")
+});
+
 /// Dates (a day or year with a month) that no tool result and no customer
 /// message names: "jeweils zum 1. Juli" where the records say 1 January.
 pub(super) fn check_dates(
@@ -271,6 +278,7 @@ pub(super) fn check_listing_facts(
         r
     };
     let mut about: Vec<String> = scope.to_vec();
+    let mut last_named: Vec<&Feature> = vec![];
     for (_, c) in clauses(&folded) {
         let named: Vec<String> = LISTING.find_iter(c).map(|m| m.as_str().to_uppercase()).collect();
         if !named.is_empty() {
@@ -286,13 +294,23 @@ pub(super) fn check_listing_facts(
             continue;
         }
         let records: Vec<(String, std::rc::Rc<Record>)> = about.iter().map(|l| (l.clone(), record_of(l))).collect();
-        for f in FEATURES.iter().filter(|f| f.words.is_match(c)) {
+        let mut named_here: Vec<&Feature> = FEATURES.iter().filter(|f| f.words.is_match(c)).collect();
+        // "no lift was planned, but one was put in in 2021": the feature of the
+        // clause before, installed in this one.
+        if named_here.is_empty() && INSTALLED.is_match(c) {
+            named_here.extend(last_named.iter().copied());
+        }
+        if !named_here.is_empty() {
+            last_named = named_here.clone();
+        }
+        for f in named_here {
             if named.is_empty() && in_policy(f) {
                 continue;
             }
             let has = |r: &Record| {
                 r.features.as_ref().is_some_and(|(keys, _)| keys.iter().any(|k| f.keys.contains(&k.as_str())))
-                    || r.description.iter().any(|d| f.words.is_match(d))
+                    // "The building has no lift" names the lift without having one.
+                    || r.description.iter().any(|d| f.words.is_match(d) && !polarity(d).negated)
             };
             let checked: Vec<&(String, std::rc::Rc<Record>)> =
                 records.iter().filter(|(_, r)| r.features.is_some()).collect();
@@ -397,6 +415,9 @@ mod tests {
         assert_eq!(findings("M-3002 has no lift.", "")[0].0, Contradicted);
         assert!(findings("M-3002 doesn't come with free parking.", "").is_empty(), "a price denied");
         assert!(findings("M-3002 has no garden.", "").is_empty());
+        // A feature put in by a pronoun in the clause after its denial.
+        assert_eq!(findings("M-3002 had no cellar at first, but one was added in 2021.", "")[0].0, Unsupported);
+        assert!(findings("M-3002 has no cellar, and none is planned.", "").is_empty());
         assert_eq!(findings("It is available from 1 March 2027.", "")[0].0, Contradicted);
         assert!(findings("It is available from 1 January 2027.", "").is_empty());
         assert!(findings("You wanted to move in by March.", "I want to move in by March").is_empty());

@@ -119,6 +119,13 @@ static PERIOD_STOP: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A dash and a noun phrase that names the figure before it again ("–
+/// dieser Betrag", "— this amount"), at the start of the words after it.
+static SAME_FIGURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(\S+\s+)?(–|—|-|--)\s*(dieser|diese|this|that|the) (betrag|summe|amount|sum|figure)\b")
+        .expect("valid pattern")
+});
+
 /// Words that open a relative clause about the figure before them.
 /// "95 EUR, paid once when the lease is signed": a participle of payment too.
 const RELATIVE: &[&str] = &[
@@ -178,6 +185,17 @@ fn period_around(text: &str, start: usize, end: usize) -> Option<Period> {
     // A listing id is no figure: "420 EUR für M-3001 um die Jahressumme" reads on past it.
     let after = LISTING_ID.replace_all(&after, |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
     let after = after.as_ref();
+    // "420 EUR – dieser Betrag wird … einmal im Jahr eingezogen": the clause
+    // after a dash that names the figure again qualifies it to its end.
+    if let Some(m) = SAME_FIGURE.find(after) {
+        let rest = &after[m.end()..];
+        let end = rest.find(['.', ';', '?', '!']).unwrap_or(rest.len()).min(120);
+        if rest.is_char_boundary(end) {
+            if let Some(p) = period_in(&rest[..end]) {
+                return Some(p);
+            }
+        }
+    }
     let mut cut = after.len().min(80);
     while !after.is_char_boundary(cut) {
         cut -= 1;
@@ -448,6 +466,12 @@ mod tests {
         assert_eq!(figures("420 EUR, die jährlich fällig werden")[0].period, Some(Period::Yearly));
         assert_eq!(
             figures("420 EUR Hausgeld fällig, und zwar als Betrag für das ganze Wirtschaftsjahr")[0].period,
+            Some(Period::Yearly)
+        );
+        assert_eq!(
+            figures("420 EUR – dieser Betrag wird mit dem Wirtschaftsplan festgesetzt und einmal im Jahr eingezogen")
+                [0]
+            .period,
             Some(Period::Yearly)
         );
         assert_eq!(figures("240 EUR per month")[0].period, Some(Period::Monthly));
