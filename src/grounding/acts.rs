@@ -21,7 +21,7 @@ use crate::fold::plain;
 /// An indirect question about the landlord's answer ("whether the landlord will accept").
 /// A deadline set by the move or the handover of the keys (folded).
 static BEFORE_MOVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(before (you move in|moving in|move-in|your move|the move|the keys|you get the keys|the handover|handover)|by the time you (get|receive|collect) the keys|(spread )?over the (\w+ )?months before|vor (dem |ihrem )?(einzug|einziehen)|vor der (schlusselubergabe|ubergabe)|bis zur schlusselubergabe|bis zum einzug|bevor sie einziehen)\b")
+    Regex::new(r"\b(before (you move in|moving in|move-in|your move|the move|the keys|you get the keys|the handover|handover|the (tenancy|lease) (begins|starts|commences))|by the time you (get|receive|collect) the keys|by the time you move in|vor (dem )?(mietbeginn|beginn des mietverhaltnisses)|(spread )?over the (\w+ )?months before|vor (dem |ihrem )?(einzug|einziehen)|vor der (schlusselubergabe|ubergabe)|bis zur schlusselubergabe|bis zum einzug|bevor sie einziehen)\b")
         .expect("valid pattern")
 });
 
@@ -45,6 +45,13 @@ static ANY_DENIAL: LazyLock<Regex> =
 /// The customer and the other side as one subject (folded).
 static BOTH_PARTIES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(you and (the|your) (landlord|owner|seller|vendor)|(the|your) (landlord|owner|seller|vendor) and you|sie und (der|die|ihr|ihre) (vermieter|eigentumer|verkaufer)\w*|(der|die|ihr|ihre) (vermieter|eigentumer|verkaufer)\w* und sie)\b")
+        .expect("valid pattern")
+});
+
+/// Denials beyond [`ANY_DENIAL`] ("nothing is booked yet", "weder zusagen
+/// noch", "until then"), folded: a sentence with one is read clause by clause only.
+static WIDER_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(nothing|nichts|weder|neither|none|nobody|niemand|until then|bis dahin|yet|noch)\b")
         .expect("valid pattern")
 });
 
@@ -82,6 +89,7 @@ pub(super) fn check_acts<'s>(
                 .any(|alt| plain_sources().iter().any(|e| word_in(alt, e)))
     };
     if role != SentenceRole::Question {
+        let mut committed = false;
         for &(_, c) in folded_clauses {
             let p = polarity(c);
             // "until Friday" limits a reservation, it does not make it conditional.
@@ -94,8 +102,23 @@ pub(super) fn check_acts<'s>(
                 && (((COMMITMENT.is_match(c) || done) && !p.negated && !by_agent) || DONE_BY_DENIAL.is_match(c))
             {
                 push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
+                committed = true;
                 break;
             }
+        }
+        // "Ich habe Ihr Profil samt Kontaktdaten und Suchaufträgen aus dem System
+        // entfernt": a list of nouns split the act from its verb; the whole
+        // sentence, with no denial, condition or hope anywhere, still makes it.
+        if !committed
+            && COMMITMENT.is_match(folded)
+            && !ANY_DENIAL.is_match(folded)
+            && !WIDER_DENIAL.is_match(folded)
+            && !IF.is_match(folded)
+            && !HOPE.is_match(folded)
+            && !BEFORE.is_match(folded)
+            && !BY_AGENT.is_match(folded)
+        {
+            push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
         }
         if SLOT_LABEL_CONFIRMED.is_match(folded) && !HOPE.is_match(folded) {
             push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);

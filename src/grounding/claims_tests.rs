@@ -90,6 +90,9 @@ mod tests {
             "I've put your request to the landlord, and it has been approved in principle.",
             "Die 1.500 € sind damit aber so gut wie abgemacht.",
             "I've forwarded your request, and you can count on the landlord meeting you there.",
+            "Ihr Angebot habe ich weitergegeben; sie wird den Vermieter auf diesen Betrag herunterhandeln.",
+            "Ich habe Ihr Kundenprofil samt Kontaktdaten und Suchaufträgen soeben aus unserem System entfernt.",
+            "I've forwarded your proposal, and they'll secure the 1,650 EUR rent with the landlord for you.",
         ] {
             assert!(kinds(reply, HEATING, 1).contains(&FindingKind::Commitment), "{reply}");
         }
@@ -151,6 +154,7 @@ mod tests {
             "All three instalments are settled at the start of the tenancy, before the keys are handed over.",
             "They're spread over the three months before your move-in date, so the full amount is in place.",
             "Die drei Raten zahlen Sie vor dem Einzug.",
+            "Those instalments still have to be settled before the tenancy begins, though.",
         ] {
             assert!(kinds(reply, HEATING, 0).contains(&FindingKind::Unsupported), "{reply}");
         }

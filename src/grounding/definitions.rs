@@ -26,7 +26,7 @@ use super::FindingKind;
 /// The explanation is what follows the match.
 static EXPLAINS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(means|meaning|refers to|stands for|is about|concerns|in (this|that) context|in practice|in other words|simply put|put simply|in plain terms|bedeutet|bedeuten|heisst (das|dabei|hier|also|konkret|in diesem (fall|zusammenhang))|heisst,? dass|eine art|a (kind|sort|form) of|so etwas wie|zielt (\w+ )?auf|is aimed at|is meant for|is intended for|richtet sich (\w+ )?(an|gegen)|(betrifft|gilt) (\w+ )?(nur|lediglich|ausschliesslich)|applies only to|only (covers|concerns|targets)|das heisst|gemeint (ist|sind)( damit| dabei| hier)?|bezieht sich (dabei |hier )?auf|vereinfacht gesagt|im klartext|praktisch (bedeutet|heisst)|in der praxis|(das )?gegenstuck (zu|der|des|von)|(das )?pendant (zu|der|des|von)|the (equivalent|counterpart) (of|to)|vergleichbar mit|comparable to)\b",
+        r"\b(means|meaning|refers to|stands for|is about|concerns|in (this|that) context|in practice|in other words|simply put|put simply|in plain terms|bedeutet|bedeuten|heisst (das|dabei|hier|also|konkret|in diesem (fall|zusammenhang))|heisst,? dass|heisse (das|dabei|hier|also|konkret)|heisse,? dass|bedeute|eine art|a (kind|sort|form) of|so etwas wie|zielt (\w+ )?auf|is aimed at|is meant for|is intended for|richtet sich (\w+ )?(an|gegen)|(betrifft|gilt) (\w+ )?(nur|lediglich|ausschliesslich)|applies only to|only (covers|concerns|targets)|das heisst|gemeint (ist|sind)( damit| dabei| hier)?|bezieht sich (dabei |hier )?auf|vereinfacht gesagt|im klartext|praktisch (bedeutet|heisst)|in der praxis|(das )?gegenstuck (zu|der|des|von)|(das )?pendant (zu|der|des|von)|the (equivalent|counterpart) (of|to)|vergleichbar mit|comparable to)\b",
     )
     .expect("valid pattern")
 });
@@ -61,6 +61,8 @@ const JOINING: &[&str] = &[
     "ihrem", "seine", "dabei", "damit", "davon", "dafur", "dazu", "dagegen", "daher", "deshalb", "allerd",
     "allerdings", "weil", "weder", "je", "etwa", "einmal", "mehr", "ab", "sondern", "trotzdem", "selbst", "schon",
     "doch", "eher", "ganz", "wirklich", "einfach", "eigentlich", "also", "dann", "denn", "oder", "und", "aber",
+    // Auxiliaries of reported speech (Konjunktiv I: "sei", "werde", "habe").
+    "sei", "seien", "werd", "werde", "hab", "habe", "konn", "konne", "muss", "musse", "durf", "durfe",
 ];
 
 /// Unsupported content words an explanation needs before it is flagged, and

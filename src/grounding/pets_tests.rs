@@ -109,6 +109,15 @@ fn the_agency_does_not_decide_on_request() {
     assert_eq!(findings("Die Anfrage für Ihren Hund ist dabei schon Ihre Zusage."), 1);
     assert_eq!(findings("For the dog, it is a notification rather than a permission."), 1);
     assert_eq!(findings("Die Anfrage für Ihren Hund ist noch keine Zusage."), 0);
+    assert_eq!(
+        findings("Dogs are possible on request, which means you let the landlord know about your dog when you apply."),
+        1
+    );
+    assert_eq!(
+        findings("„Auf Anfrage“ heiße dabei, dass Sie die Katze vor dem Einzug bei der Hausverwaltung anmelden."),
+        1
+    );
+    assert_eq!(findings("On request means the landlord decides whether your dog can move in."), 0);
 }
 
 #[test]

@@ -256,6 +256,9 @@ fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments(
     assert!(REPLY_HEDGE.is_match(&crate::fold::plain("I think the listing might say 1,650 EUR")));
     assert!(REPLY_HEDGE.is_match(&crate::fold::plain("Soweit ich es sehe, steigt die Miete zum Jahreswechsel")));
     assert!(REPLY_HEDGE.is_match(&crate::fold::plain("As far as I can tell, heating is included")));
+    assert!(
+        REPLY_HEDGE.is_match(&crate::fold::plain("Das Inserat deute darauf hin; ein WBS wäre dann wohl erforderlich"))
+    );
     let done = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
     assert!(done("der Vermieter hat die 1.100 EUR Kaltmiete bereits abgenickt"));
     assert!(done("The landlord has already agreed to your offer."));
