@@ -73,6 +73,12 @@ static BETWEEN_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words right before a figure that name it as a whole other costs sit in
 /// or beside ("neben den", "of the", "inside that").
+/// Words after a figure that say it covers what the clause names (folded).
+static COVERED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(abgedeckt|abgegolten|bezahlt|enthalten|inbegriffen|drin|covered|included|paid for)\b")
+        .expect("valid pattern")
+});
+
 static CONTAINER_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(neben|of|inside|within|in|zu|uber|mit|from|von|aus|beside|besides)\s+(the|that|this|those|these|den|der|dem|die|diesen|ihren|your)\s+(\w+\s+)?$")
         .expect("valid pattern")
@@ -200,8 +206,13 @@ pub(super) fn figure_kinds(text: &str) -> Vec<(Figure, Vec<&'static str>)> {
                 // "neben den 290 EUR auch die Stromkosten", "how much of the 240 EUR
                 // is for heating": a heating or power cost beside an amount named as
                 // a whole is not that amount.
+                // "Mit den 1.350 EUR sind Nebenkosten, Heizung und Strom abgedeckt":
+                // the utilities covered by an amount are not that amount either.
                 let whole = |at: usize, f: &Figure| {
-                    matches!(name, "heating" | "electricity")
+                    // (The covering word may close a list after the piece: the sentence's rest.)
+                    let rest = folded.get(piece.as_ptr() as usize - folded.as_ptr() as usize + at..).unwrap_or("");
+                    let covers = name == "utilities" && COVERED_AFTER.is_match(rest);
+                    (matches!(name, "heating" | "electricity") || covers)
                         && CONTAINER_BEFORE.is_match(&piece[..at.saturating_sub(f.text.len() / 2)])
                 };
                 if let Some((i, _)) = figs
@@ -416,6 +427,10 @@ mod tests {
         assert_eq!(kinds("Heating sits inside that 240 EUR"), [Vec::<&str>::new()]);
         assert_eq!(kinds("neben den 290 EUR auch die Stromkosten der Wärmepumpe"), [Vec::<&str>::new()]);
         assert_eq!(kinds("Die Nebenkosten von 195 EUR inklusive Heizung"), [vec!["utilities"]]);
+        assert_eq!(
+            kinds("Mit den 1.350 EUR im Monat sind Nebenkosten, Heizung, Strom und Internet bereits abgedeckt"),
+            [Vec::<&str>::new()]
+        );
     }
 
     #[test]

@@ -51,6 +51,12 @@ use super::wording::{
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
 
+/// A tail that names what something comes on top of ("zusätzlich zu
+/// Kaltmiete und Nebenkosten", "on top of the rent"), folded.
+static ON_TOP_TAIL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(zusatzlich zu[rm]?|on top of|in addition to|plus|neben|ausser)\b").expect("valid pattern")
+});
+
 /// "one of them", "eine davon": a statement about some listing of those
 /// named, not about each.
 static ONE_OF: LazyLock<Regex> = LazyLock::new(|| {
@@ -315,6 +321,11 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 };
                 let body_clauses = clauses(&body);
                 for (k, &(conclusive, c)) in body_clauses.iter().enumerate() {
+                    // "– zusätzlich zu Kaltmiete und Nebenkosten": a verbless tail that
+                    // says what the clause before comes on top of states nothing itself.
+                    if k > 0 && ON_TOP_TAIL.is_match(&plain(c)) && !VERB.is_match(&plain(c)) {
+                        continue;
+                    }
                     let ct = terms(c);
                     let outer = PARENS.replace_all(c, " ");
                     let p = polarity(&outer);

@@ -50,6 +50,11 @@ static FOR_THE_CUSTOMER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A translation marker right before "heißt das" / "means" (folded).
+static TRANSLATED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(ubersetzt|auf deutsch|translated|in english|in german)\W*$").expect("valid pattern")
+});
+
 /// Words that join or weigh an explanation rather than carry its content
 /// (analyzed forms: English stemmed, German folded). The analyzer keeps
 /// them; here they would count as words no record uses.
@@ -63,6 +68,7 @@ const JOINING: &[&str] = &[
     "doch", "eher", "ganz", "wirklich", "einfach", "eigentlich", "also", "dann", "denn", "oder", "und", "aber",
     // Auxiliaries of reported speech (Konjunktiv I: "sei", "werde", "habe").
     "sei", "seien", "werd", "werde", "hab", "habe", "konn", "konne", "muss", "musse", "durf", "durfe",
+    "beim", "ausdrucklich", "explicit", "explicitli",
 ];
 
 /// Unsupported content words an explanation needs before it is flagged, and
@@ -89,7 +95,8 @@ pub(super) fn check_definitions(
     if CONSEQUENCE.is_match(&folded[..marker.start()]) && PERSON_NEXT.is_match(&folded[marker.end()..]) {
         return;
     }
-    if FOR_THE_CUSTOMER.is_match(&folded[marker.end()..]) {
+    // "Übersetzt heißt das: …" renders a quoted record in the reply's language.
+    if FOR_THE_CUSTOMER.is_match(&folded[marker.end()..]) || TRANSLATED.is_match(&folded[..marker.start()]) {
         return;
     }
     let explanation = &folded[marker.end()..];
@@ -158,6 +165,11 @@ mod tests {
             PETS
         ));
         assert!(!flagged("To see what it means for your budget, a planning figure: purchase price plus levy.", PETS));
+        // A translation of a quoted record explains no term.
+        assert!(!flagged(
+            "Übersetzt heißt das: Ohne gültigen Wohnberechtigungsschein lässt sich die Wohnung nicht anmieten, der Schein ist Voraussetzung für den Mietvertrag.",
+            PETS
+        ));
         assert!(!flagged(
             "Für Ihre Planung heißt das: Zuerst sollten Sie, bevor Sie sich bewerben, bedenken, dass Ihre Katze dort nicht mit einziehen kann.",
             PETS

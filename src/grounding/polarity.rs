@@ -25,7 +25,7 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\brules? out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite|separate|extra|additional)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\brules? out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite|separate|extra|additional)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\b(can|could|may|might) still (change|differ|vary|move|shift)\b|\bsubject to change\b|\bkann sich (\w+ ){0,3}noch (andern|verschieben)\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -124,7 +124,7 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
 /// problem" say yes, "not only … but" adds; "any part of it" includes nothing.
 static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(kein problem|no problem|no worries|kein thema|ohne (einen |jeden )?haken( an der sache)?|without (a|any) catch|no catch|no strings attached|ohne wenn und aber|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of|(isn't|is not|nicht) (\w+ )?(unwilling|averse|opposed|abgeneigt)|(may|might|could) (well )?be worth|(doesn'?t|does not|won'?t|will not|wouldn'?t|would not) (change|affect|alter) (how|what|that|the fact|anything)|andert (\w+ )?nichts (daran|an)|without (any |much |great )?(difficulty|difficulties|problems?|trouble|issues?|hassle)|no (\w+ )?(difficulty|difficulties|obstacle)|kein\w* (einschrankung|beschrankung)\w*|no restrictions?|ohne (grosse )?(probleme?|schwierigkeit\w*)|allow(s|ed|ing)? (for|extra|enough|plenty of))\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
+        r"\b(on the plus side|plus point|pluspunkt|kein problem|no problem|no worries|kein thema|ohne (einen |jeden )?haken( an der sache)?|without (a|any) catch|no catch|no strings attached|ohne wenn und aber|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of|(isn't|is not|nicht) (\w+ )?(unwilling|averse|opposed|abgeneigt)|(may|might|could) (well )?be worth|(doesn'?t|does not|won'?t|will not|wouldn'?t|would not) (change|affect|alter) (how|what|that|the fact|anything)|andert (\w+ )?nichts (daran|an)|without (any |much |great )?(difficulty|difficulties|problems?|trouble|issues?|hassle)|no (\w+ )?(difficulty|difficulties|obstacle)|kein\w* (einschrankung|beschrankung)\w*|no restrictions?|ohne (grosse )?(probleme?|schwierigkeit\w*)|allow(s|ed|ing)? (for|extra|enough|plenty of))\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
     )
     .expect("valid pattern")
 });
@@ -154,7 +154,7 @@ static DENIED_INCLUSION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A clause-opening discourse word ("Zusätzlich:", "Additionally,", "Außerdem").
 static DISCOURSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\W*(zusatzlich|additionally|in addition|ausserdem|daruber hinaus|on top of that|also)\s*[:,]")
+    Regex::new(r"^\W*(zusatzlich|additionally|in addition|ausserdem|daruber hinaus|on top of that|also)( (gilt|gelten|applies|apply|kommt hinzu))?\s*[:,]")
         .expect("valid pattern")
 });
 
@@ -223,6 +223,7 @@ mod tests {
             "In den 290 € Nebenkosten fehlen sie",
             "Zusätzliche Nebenkosten fallen weg",
             "read it as a ballpark rather than a settled sum",
+            "the final figure can still differ",
         ] {
             assert!(polarity(negated).negated, "{negated}");
         }
@@ -266,6 +267,8 @@ mod tests {
         assert_eq!(polarity("Heating: yes, incl. in the utilities of 240 EUR/month").included, Some(true));
         assert_eq!(polarity("NK: 290 € mtl., excl. heating").included, Some(false));
         assert_eq!(polarity("Zusätzlich: Sonderumlage Fassade geschätzt 18.000 €").included, None);
+        assert_eq!(polarity("Zusätzlich gilt: Tenants are not charged any fee for viewings").included, None);
+        assert_eq!(polarity("On the plus side, the staircase was renovated in 2021").included, None);
     }
 
     #[test]
