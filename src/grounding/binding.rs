@@ -86,7 +86,7 @@ static CONTAINER_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Abbreviations whose dot ends no clause ("incl.", "inkl.", "zzgl.", "ca.").
 static ABBREVIATION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(incl|inkl|excl|exkl|zzgl|ca|approx)\.\s").expect("valid pattern"));
+    LazyLock::new(|| Regex::new(r"\b(incl|inkl|excl|exkl|zzgl|ca|approx|est)\.\s").expect("valid pattern"));
 
 /// What joins a cost word to its own figure: "Kaltmiete von 3.100 EUR",
 /// "cold rent of 1,650 EUR", "Nebenkosten in Höhe von 290 EUR".

@@ -51,6 +51,13 @@ use super::wording::{
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
 
+/// The utilities named as what holds a cost ("covered by the Nebenkosten",
+/// "included in the utilities of 240 EUR", "in den NK drin").
+static UTILITIES_CONTAINER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b((covered|included|contained|paid|accounted for) (by|in|within|through|with|via) (the |your |those |these )?|part of (the |your |those |these )?|(in|durch|mit|über|uber) (den|die|ihren|ihre) )(\d[\d.,]* ?(eur|euro|€) ?)?(utilities|utility costs|nebenkosten|nk|betriebskosten|service charges?)( of \d[\d.,]* ?(eur|euro|€)(/month| per month| a month)?)?")
+        .expect("valid pattern")
+});
+
 /// A tail that names what something comes on top of ("zusätzlich zu
 /// Kaltmiete und Nebenkosten", "on top of the rent"), folded.
 static ON_TOP_TAIL: LazyLock<Regex> = LazyLock::new(|| {
@@ -326,9 +333,15 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     if k > 0 && ON_TOP_TAIL.is_match(&plain(c)) && !VERB.is_match(&plain(c)) {
                         continue;
                     }
-                    let ct = terms(c);
                     let outer = PARENS.replace_all(c, " ");
                     let p = polarity(&outer);
+                    // "covered by the Nebenkosten", "included in the utilities of 240 EUR":
+                    // the utilities hold what the clause speaks of; they are not its subject.
+                    let ct = if p.included == Some(true) && UTILITIES_CONTAINER.is_match(c) {
+                        terms(&UTILITIES_CONTAINER.replace_all(c, " "))
+                    } else {
+                        terms(c)
+                    };
                     // "In B-2001 sind Hunde | und Katzen nicht erlaubt": the first
                     // conjunct shares the denial that closes the second.
                     if !p.negated && body_clauses.get(k + 1).is_some_and(|(_, n)| shares_denial(&body, c, n)) {

@@ -23,6 +23,17 @@ mod tests {
     const HEATING: &str = "The cold rent is 1,650 EUR per month. Utilities (Nebenkosten) are an additional 240 EUR per month, heating included. Dogs and cats are possible on request, subject to the landlord's approval.";
 
     #[test]
+    fn the_utilities_that_hold_a_cost_are_not_its_subject() {
+        for reply in [
+            "HH-1001 – heating: yes, covered by the Nebenkosten [HH-1001].",
+            "Heating → yes, included in the utilities of 240 EUR/month.",
+        ] {
+            assert!(!kinds(reply, HEATING, 0).contains(&FindingKind::Contradicted), "{reply}");
+        }
+        assert!(kinds("Heating is not included in the utilities.", HEATING, 0).contains(&FindingKind::Contradicted));
+    }
+
+    #[test]
     fn a_hand_off_statement_needs_a_ticket() {
         let reply = "The utilities are 240 EUR per month [HH-1001]; whether heating is included is something a colleague can confirm for you.";
         assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported]);

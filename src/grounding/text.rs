@@ -199,7 +199,7 @@ fn continues(text: &str, dot: usize, next: usize) -> bool {
 
 /// Abbreviations a full stop closes mid-sentence ("inkl.", "z.B.", "e.g.").
 static ABBREVIATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(inkl|zzgl|exkl|ca|bzw|evtl|ggf|usw|etc|z|z\.b|d\.h|u\.a|nr|str|mtl|monatl|jährl|gem|lt|sog|incl|excl|approx|e\.g|i\.e|vs|max|min|mind)$")
+    Regex::new(r"(?i)^(inkl|zzgl|exkl|ca|bzw|evtl|ggf|usw|etc|z|z\.b|d\.h|u\.a|nr|str|mtl|monatl|jährl|gem|lt|sog|incl|excl|approx|est|e\.g|i\.e|vs|max|min|mind)$")
         .expect("valid pattern")
 });
 
@@ -289,6 +289,7 @@ mod tests {
 
     #[test]
     fn sentences_keep_numbers_whole_and_mark_questions() {
+        assert_eq!(sentences("Levy → est. 18,000 EUR for this unit.").len(), 1);
         let s = sentences("The levy is 3.57 percent. Rent is 1.650 €! Is that fine? Yes");
         let texts: Vec<&str> = s.iter().map(|x| x.text.trim()).collect();
         assert_eq!(texts, ["The levy is 3.57 percent.", "Rent is 1.650 €!", "Is that fine?", "Yes"]);

@@ -33,7 +33,7 @@ pub(super) static CONCLUSION: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static ESTIMATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(estimat\w*|about|approximately|approx|roughly|around|circa|ca|rund|etwa|ungefahr|geschatzt\w*|schatzung\w*|voraussichtlich\w*|vorlaufig\w*|provisional\w*|not yet final|noch nicht (final|endgultig|fest)|ballpark|expected|up to|bis zu|projected|projection|prognostiziert\w*|working figure|(can|could|may|might) still change|subject to change|(kann|konnte) sich (\w+ )?noch andern)\b")
+    Regex::new(r"\b(estimat\w*|est|about|approximately|approx|roughly|around|circa|ca|rund|etwa|ungefahr|geschatzt\w*|schatzung\w*|voraussichtlich\w*|vorlaufig\w*|provisional\w*|not yet final|noch nicht (final|endgultig|fest)|ballpark|expected|up to|bis zu|projected|projection|prognostiziert\w*|working figure|(can|could|may|might) still change|subject to change|(kann|konnte) sich (\w+ )?noch andern)\b")
         .expect("valid pattern")
 });
 
