@@ -48,6 +48,11 @@ static BOTH_PARTIES: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// The assistant reporting its own act in the perfect ("ich habe", "we've"), folded.
+static FIRST_PERFECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(ich|wir) (habe|haben)\b|\b(habe|haben) (ich|wir)\b|\b(i|we)('ve| have)\b").expect("valid pattern")
+});
+
 /// Denials beyond [`ANY_DENIAL`] ("nothing is booked yet", "weder zusagen
 /// noch", "until then"), folded: a sentence with one is read clause by clause only.
 static WIDER_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
@@ -110,13 +115,15 @@ pub(super) fn check_acts<'s>(
         // entfernt": a list of nouns split the act from its verb; the whole
         // sentence, with no denial, condition or hope anywhere, still makes it.
         if !committed
-            && COMMITMENT.is_match(folded)
+            && folded_clauses.len() > 1
+            && FIRST_PERFECT.is_match(folded)
             && !ANY_DENIAL.is_match(folded)
             && !WIDER_DENIAL.is_match(folded)
             && !IF.is_match(folded)
             && !HOPE.is_match(folded)
             && !BEFORE.is_match(folded)
             && !BY_AGENT.is_match(folded)
+            && COMMITMENT.is_match(folded)
         {
             push(FindingKind::Commitment, "books, confirms or promises what only a person can do".into(), None);
         }
