@@ -541,3 +541,6 @@ mod agreement_tests;
 #[cfg(test)]
 #[path = "claims_tests.rs"]
 mod claims_tests;
+#[cfg(test)]
+#[path = "claims_commitment_tests.rs"]
+mod commitment_tests;
