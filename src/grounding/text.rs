@@ -17,6 +17,44 @@ static CITATION_ID: LazyLock<Regex> = LazyLock::new(|| {
 static QUOTED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"“[^”]*”|„[^“”]*[“”]|"[^"]*"|\[[^\]]*\]"#).expect("valid pattern"));
 
+/// Compiles a pattern that is only ever asked *whether* it matches, with
+/// every group made non-capturing. The regex crate's PikeVM keeps one slot
+/// per capture group per NFA state in each thread's cache, so a pattern of a
+/// few hundred alternatives with a group each (the commitment wording) cost
+/// 1.7 GB per thread; without groups the cache is a few MB. Patterns here have
+/// no backreferences, so a group's capture is never needed. Panics on an
+/// invalid pattern: callers pass constants, checked by their unit tests.
+pub(crate) fn match_only(pattern: &str) -> Regex {
+    regex::RegexBuilder::new(&non_capturing(pattern))
+        // The largest alternatives outgrow the default 10 MB compiled size.
+        .size_limit(64 << 20)
+        .build()
+        .expect("valid pattern")
+}
+
+/// `pattern` with each capture group `(…)` rewritten as `(?:…)`; escaped
+/// parentheses and those inside a character class are left alone.
+fn non_capturing(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + pattern.len() / 8);
+    let mut chars = pattern.chars().peekable();
+    let mut class_depth = 0usize;
+    while let Some(c) = chars.next() {
+        out.push(c);
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            '[' => class_depth += 1,
+            ']' if class_depth > 0 => class_depth -= 1,
+            '(' if class_depth == 0 && chars.peek() != Some(&'?') => out.push_str("?:"),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The reply's own words: quoted passages (`“…”`, `„…“`, `"…"`) and bracketed
 /// citations removed. A German reply quoting the English catalogue is still
 /// German; language checks look at these words only.
@@ -375,5 +413,14 @@ mod span_tests {
         ));
         assert!(!at("It is a provisional figure that hasn't been finalised.", "provisional"));
         assert!(!at("Katzen sind dort nicht verboten.", "Katzen"));
+    }
+
+    #[test]
+    fn capture_groups_become_non_capturing_and_escapes_and_classes_stay() {
+        assert_eq!(non_capturing(r"\b(a|b(c))\(d\)[(x)](?i:e)"), r"\b(?:a|b(?:c))\(d\)[(x)](?i:e)");
+        let r = match_only(r"\b(i|we)('ve| have) (booked|confirmed)\b");
+        assert!(r.is_match("we've booked it"));
+        assert!(!r.is_match("we have asked"));
+        assert_eq!(r.captures_len(), 1, "only the implicit whole-match group");
     }
 }
