@@ -174,6 +174,10 @@ static LISTING_PREFIX: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
 });
 
 fn split_clauses(text: &str) -> Vec<&str> {
+    // A table row is one statement: its cells answer its label.
+    if super::table_row::is_row(text) {
+        return vec![text.trim()];
+    }
     // "Zusätzliche Nebenkosten: keine" is one statement: a colon followed by
     // a short value does not start a clause.
     // A bullet's short label ("**Internet speed:** the listing is silent on
@@ -306,7 +310,7 @@ pub fn best_match(item: &ItemMeaning, sents: &[Sentence]) -> Option<MeaningMatch
         let mut polarity_agrees = true;
         let sent_clauses: Vec<(Vec<Term>, Polarity, bool)> = split_clauses(&s.text)
             .into_iter()
-            .map(|c| (terms(c), polarity(c), FIRST_PERSON.is_match(&crate::fold::plain(c))))
+            .map(|c| (terms(c), super::table_row::clause_polarity(c), FIRST_PERSON.is_match(&crate::fold::plain(c))))
             .filter(|(t, _, _)| !t.is_empty())
             .collect();
         let act = ACT_ITEM.is_match(&crate::fold::plain(&item.statement));

@@ -10,6 +10,7 @@ pub mod meaning;
 mod paraphrase;
 mod rules;
 pub mod similarity;
+mod table_row;
 
 pub use crate::grounding::text::{own_text, sentences, Sentence};
 pub use hybrid::HybridJudge;
