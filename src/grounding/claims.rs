@@ -106,6 +106,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     };
     let customer_terms: Vec<Term> = customer.iter().flat_map(|c| terms(c)).collect();
     let customer_text: String = customer.join(" ");
+    let customer_plain_cell: std::cell::OnceCell<String> = std::cell::OnceCell::new();
+    let customer_plain = || customer_plain_cell.get_or_init(|| plain(&customer_text)).as_str();
     let known: BTreeSet<String> = evidence.passages.iter().filter_map(|p| p.listing.clone()).collect();
     let mut scope: Vec<String> = vec![];
     // The sentence before: a pronoun can stand for the animal it names.
@@ -150,6 +152,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         };
         super::acts::check_acts(role, &folded, &folded_clauses, &body, &plain_sources, &mut push);
         super::scope_offers::check_off_topic_offer(&folded, &folded_clauses, &mut push);
+        super::recipients::check_recipient(&folded, &folded_clauses, customer_plain(), &HANDOFF, &mut push);
         // "Einen anderen Preis kann ich nicht zusagen; ich habe Ihre Anfrage aber
         // weitergegeben": the negation of one clause does not deny the hand-off of another.
         // A suggestion to ask a colleague hands nothing off.

@@ -40,6 +40,7 @@ mod payers;
 mod pets;
 pub mod polarity;
 mod quotes;
+mod recipients;
 mod record_clauses;
 mod requirements;
 mod rights;
