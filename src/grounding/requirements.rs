@@ -89,6 +89,51 @@ fn waives(folded: &str, names: bool) -> bool {
     parts.iter().any(|(_, c)| clause_waives(c)) || without_then_fine
 }
 
+/// A condition or restriction after a requirement word: "erforderlich, wenn
+/// Sie die Wohnung als Hauptwohnsitz nutzen", "verlangt wird er allerdings
+/// nur, wenn …", "und zwar für den Vermieter" (folded text).
+static NARROWING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(wenn|sofern|falls|if|only if|only when|provided( that)?|as long as|solange|und zwar fur|nur fur|only for|gilt nur fur|applies only to)\b")
+        .expect("valid pattern")
+});
+
+/// A condition about not having the thing yet: advice, not a narrowing
+/// ("falls Sie noch keinen haben, beantragen Sie ihn beim Bezirksamt").
+static LACKING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(noch keine[nm]?|noch nicht|(don't|do not|doesn't|does not) (yet )?have|not yet|no \w+ yet|keine[nm]? (haben|besitzen))\b")
+        .expect("valid pattern")
+});
+
+/// Words a condition may hold without narrowing anything: "if you want to
+/// rent this flat", "und zwar für die Anmietung", a date ("wenn Sie zum
+/// 15. Januar einziehen möchten" names when, not who) (folded words).
+const PLAIN_CONDITION: &str = "wenn sofern falls if only when provided that as long solange und zwar fur nur for gilt \
+    applies to sie you die diese dieses das den the this a eine einen ein wohnung flat apartment it es want wish would \
+    like mochten wollen rent renting mieten anmieten anmietung vermietung mietvertrag einziehen move in apply bewerben \
+    sich dafur hier dort there here ihre your lease tenancy sign unterschreiben be \
+    zum am ab bis on from by at januar februar marz april mai juni juli august september oktober november dezember \
+    january february march may june july october december";
+
+/// Whether a requirement is narrowed by a condition the record does not make:
+/// after the requirement word comes a condition or a "for …" restriction
+/// holding a word beyond the plain "if you want to rent it".
+fn narrowed(folded: &str) -> bool {
+    let Some(req) = REQUIRED.find(folded) else { return false };
+    let after = &folded[req.end()..];
+    let Some(cond) = NARROWING.find(after) else { return false };
+    // The condition runs to the next clause break.
+    let rest = &after[cond.start()..];
+    let end = rest[cond.len()..].find([';', '.', ':', '–', '—', '|', '[']).map_or(rest.len(), |i| i + cond.len());
+    let condition = &rest[..end];
+    if LACKING.is_match(condition) || polarity(&after[..cond.start()]).negated {
+        return false;
+    }
+    condition
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty() && !w.chars().any(|c| c.is_ascii_digit()))
+        .any(|w| !PLAIN_CONDITION.split_whitespace().any(|p| p == w))
+}
+
 /// Flags a claim sentence (`body`, original text) that waives a requirement
 /// a record states, naming its subject (or, for "zwingend ist er nicht", a
 /// pronoun) in the sentence.
@@ -109,6 +154,14 @@ pub(super) fn check_requirements(
         let names = shared(&subject, &said) > 0 || folded.split(|c: char| !c.is_alphanumeric()).any(head);
         if (names || PRONOUN.is_match(&folded)) && waives(&folded, names) {
             push(FindingKind::Contradicted, format!("waives a requirement the record states [{source}]"), Some(source));
+            return;
+        }
+        if names && narrowed(&folded) {
+            push(
+                FindingKind::Contradicted,
+                format!("ties a requirement to a condition the record does not make [{source}]"),
+                Some(source),
+            );
             return;
         }
     }
@@ -192,6 +245,10 @@ mod tests {
             "Die Wohnung ist als WBS-Wohnung gekennzeichnet, erforderlich ist der Schein für die Anmietung aber nicht.",
             "Unterschreiben und einziehen können Sie aber auch schon ohne – den Schein reichen Sie einfach in den ersten Monaten nach.",
             "You can rent it without a WBS.",
+            "Für B-2002 ist ein WBS erforderlich, wenn Sie die Wohnung als Hauptwohnsitz nutzen möchten.",
+            "Ein WBS wird verlangt, allerdings nur, wenn Sie allein einziehen.",
+            "| WBS | erforderlich, wenn Sie die Wohnung als Hauptwohnsitz anmelden |",
+            "A WBS is required, but only if you move from another state.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
@@ -202,6 +259,10 @@ mod tests {
             "Um einen WBS kommen Sie nicht herum.",
             "A WBS is required; without one you can't rent it.",
             "Die Kaltmiete beträgt 780 EUR, Haustiere sind nicht erlaubt.",
+            "A WBS is required if you want to rent this flat.",
+            "Ein WBS ist erforderlich; falls Sie noch keinen haben, beantragen Sie ihn beim Bezirksamt.",
+            "Ein WBS ist erforderlich, und zwar für die Anmietung.",
+            "Ein WBS ist erforderlich, wenn Sie zum 15. Januar 2027 einziehen möchten.",
         ] {
             assert!(!flagged(right), "{right}");
         }
