@@ -59,7 +59,7 @@ impl Cost {
     /// The cost's words in folded English and German text.
     pub(super) fn words(self) -> &'static Regex {
         static HEATING: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b(heating|heat pump|heizung\w*|heizkosten\w*|heizen|beheizt|gas|gasvertrag\w*|gasversorg\w*|gaslieferant\w*|warmepumpe\w*)\b|\w(heizung|warmepumpe)\b")
+            Regex::new(r"\b(heating|heat pump|heiz\w*|die warme|beheizt|gas|gasvertrag\w*|gasversorg\w*|gaslieferant\w*|warmepumpe\w*)\b|\w(heizung|warmepumpe)\b")
                 .expect("valid pattern")
         });
         static ELECTRICITY: LazyLock<Regex> = LazyLock::new(|| {
@@ -91,8 +91,15 @@ static SEPARATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A pronoun standing for a thing named before it (folded text).
-static PRONOUN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(it|them|that|this|es|das|dies\w*)\b").expect("valid pattern"));
+static PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
+    // "sie werden … mit abgegolten", "abgerechnet wird sie": "sie" with a
+    // plural verb opening the clause, or after a singular verb, stands for
+    // the cost before it (the formal "Sie" is never billed).
+    Regex::new(
+        r"\b(it|them|that|this|es|das|dies\w*)\b|^\W*(aber |und |doch )?sie (werden|sind|laufen|gehen)\b|\bwird sie\b",
+    )
+    .expect("valid pattern")
+});
 
 /// Utilities (Nebenkosten) themselves: an extra said of them is not said of
 /// the costs they include.
@@ -111,6 +118,15 @@ static PAID_THROUGH: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A cost billed through the utilities: "abgerechnet wird sie über die
+/// jährliche Nebenkostenabrechnung", "laufen über die
+/// Nebenkostenvorauszahlung mit", "billed through the service charge"
+/// (folded text). Billing through the utilities puts the cost in them.
+static BILLED_WITH_UTILITIES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(lauft|laufen|abgerechnet|weiterberechnet|umgelegt|verrechnet|billed|charged|recharged|passed on)\b[^;]{0,60}\b(uber|mit|via|through|with|as part of) (die |der |den |dem |the |your |its )?(\w+ )?(nebenkosten\w*|betriebskosten\w*|utilit\w*|service charges?|utility (bill|statement)s?)\b|\b(uber|via|through|mit) (die |der |den |dem |the |your )?(\w+ )?(nebenkosten\w*|betriebskosten\w*|utilit\w*|service charges?)\b[^;]{0,40}\b(abgerechnet|weiterberechnet|umgelegt|verrechnet|mit|billed|charged)\b")
+        .expect("valid pattern")
+});
+
 /// Whether a clause says the costs it names are in the rent (`Some(true)`),
 /// paid apart from it (`Some(false)`), or neither.
 pub(super) fn status(folded: &str) -> Option<bool> {
@@ -123,6 +139,13 @@ pub(super) fn status(folded: &str) -> Option<bool> {
     }
     if PAID_THROUGH.is_match(folded) {
         return Some(!p.negated);
+    }
+    // "Die Nebenkosten werden über die Nebenkostenabrechnung abgerechnet" is
+    // about the utilities themselves, not a cost within them.
+    if let Some(m) = BILLED_WITH_UTILITIES.find(folded) {
+        if !UTILITIES.is_match(&folded[..m.start()]) {
+            return Some(!p.negated);
+        }
     }
     SEPARATE.is_match(folded).then_some(p.negated)
 }
@@ -157,7 +180,11 @@ static IN_COLD_RENT: LazyLock<Regex> = LazyLock::new(|| {
 fn read(sentence: &str) -> Vec<Said> {
     // Most sentences say nothing of inclusion: one look at the whole.
     let whole = plain(sentence);
-    if polarity(&whole).included.is_none() && !SEPARATE.is_match(&whole) && !PAID_THROUGH.is_match(&whole) {
+    if polarity(&whole).included.is_none()
+        && !SEPARATE.is_match(&whole)
+        && !PAID_THROUGH.is_match(&whole)
+        && !BILLED_WITH_UTILITIES.is_match(&whole)
+    {
         return vec![];
     }
     let said = |c: &str| {
@@ -460,6 +487,17 @@ mod tests {
         assert_eq!(findings("Die Kosten der Wärmepumpe werden deshalb mit den 290 EUR vorausbezahlt."), 1);
         assert_eq!(findings("The heating is paid for out of the 290 EUR."), 1);
         assert_eq!(findings("Die Kosten der Wärmepumpe werden nicht mit den 290 EUR vorausbezahlt."), 0);
+        assert_eq!(
+            findings("Abgerechnet wird die Heizung über die jährliche Nebenkostenabrechnung des Vermieters."),
+            1
+        );
+        assert_eq!(findings("Die Heizkosten laufen dagegen über die Nebenkostenvorauszahlung mit."), 1);
+        assert_eq!(
+            findings("Die Heizkosten sind nicht als eigener Posten ausgewiesen – sie werden über die 290 EUR bereits mit abgegolten."),
+            1
+        );
+        assert_eq!(findings("Die Heizung läuft nicht über die Nebenkosten."), 0);
+        assert_eq!(findings("Die Nebenkosten werden einmal im Jahr über die Nebenkostenabrechnung abgerechnet."), 0);
     }
 
     #[test]
