@@ -219,6 +219,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Handoff) {
             super::corrections::check_self_correction(&folded, customer.len() > 1, &mut push);
             super::figure_checks::check_offer_as_plan(&body, evidence, &mut push);
+            super::offers::check_offer_accepted(&body, evidence, &mut push);
         }
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
             super::pets::check_pets(&body, &previous, &scope, evidence, &mut push);

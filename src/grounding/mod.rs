@@ -36,6 +36,7 @@ mod lexicon;
 mod listing_facts;
 pub mod memo;
 pub mod numbers;
+mod offers;
 mod payers;
 mod pets;
 pub mod polarity;
