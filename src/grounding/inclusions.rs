@@ -70,7 +70,7 @@ impl Cost {
             Regex::new(r"\b(internet\w*|broadband|wi-?fi|wlan|breitband\w*)\b").expect("valid pattern")
         });
         static PARKING: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b(parking( space)?|car park|carport|garages?|tiefgarage\w*|stellplatz\w*|parkplatz\w*|garagenplatz\w*)\b")
+            Regex::new(r"\b(parking( space)?|(visitor|guest|parking|underground) (bays?|spaces?|spots?)|car park|carport|garages?|tiefgarage\w*|stellplatz\w*|parkplatz\w*|garagenplatz\w*)\b")
                 .expect("valid pattern")
         });
         match self {
@@ -127,12 +127,26 @@ static BILLED_WITH_UTILITIES: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A price of nothing: "at no (extra) charge", "free of charge",
+/// "kostenlos", "ohne Aufpreis" (folded text).
+static FREE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(at no (extra |additional |further )?(charge|cost)|free of charge|for free|no (extra |additional )?charge|kostenlos|kostenfrei|gratis|umsonst|ohne (aufpreis|zusatzkosten|zusatzliche kosten|extrakosten|mehrkosten))\b")
+        .expect("valid pattern")
+});
+
 /// Whether a clause says the costs it names are in the rent (`Some(true)`),
 /// paid apart from it (`Some(false)`), or neither.
 pub(super) fn status(folded: &str) -> Option<bool> {
     let p = polarity(folded);
     if p.conditional {
         return None;
+    }
+    // "comes with the flat at no charge": the "no" of a price of nothing
+    // denies the charge, not the inclusion; another denial still flips it.
+    if let Some(m) = FREE.find(folded) {
+        let rest = format!("{} {}", &folded[..m.start()], &folded[m.end()..]);
+        let r = polarity(&rest);
+        return Some(!(r.negated || r.included == Some(false)));
     }
     if p.included.is_some() {
         return p.included;
@@ -184,6 +198,7 @@ fn read(sentence: &str) -> Vec<Said> {
         && !SEPARATE.is_match(&whole)
         && !PAID_THROUGH.is_match(&whole)
         && !BILLED_WITH_UTILITIES.is_match(&whole)
+        && !FREE.is_match(&whole)
     {
         return vec![];
     }
@@ -437,6 +452,9 @@ mod tests {
         );
         assert_eq!(statuses("Eine eigene Heizkostenrechnung bekommen Sie nicht."), [(vec![Heating], Some(true))]);
         assert_eq!(statuses("Den Strom zahlen Sie direkt an den Versorger."), [(vec![Electricity], Some(false))]);
+        assert_eq!(statuses("One parking space comes with the flat at no charge."), [(vec![Parking], Some(true))]);
+        assert_eq!(statuses("Tenants can use the visitor bays free of charge."), [(vec![Parking], Some(true))]);
+        assert_eq!(statuses("Der Stellplatz ist nicht kostenlos."), [(vec![Parking], Some(false))]);
         // A heating system named without a word on its cost says nothing.
         assert!(statuses("The building is heated by gas central heating.").is_empty());
     }
