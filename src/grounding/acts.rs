@@ -133,8 +133,10 @@ pub(super) fn check_acts<'s>(
     }
     // A sentence about the assistant's remit with no turn ("but", "aber") names
     // the topics it declines: "Restaurants gehören nicht zu dem, wobei ich helfen kann".
-    let declines =
-        (SELF.is_match(folded) || super::roles::IMPERSONAL_SELF.is_match(folded)) && !CONTRAST.is_match(folded);
+    // A row of a "Can I help?" table is a remit statement of its own ("| Restaurants | leider nein |").
+    let remit_row = role == SentenceRole::Assistant && folded.trim_start().starts_with('|');
+    let declines = remit_row
+        || ((SELF.is_match(folded) || super::roles::IMPERSONAL_SELF.is_match(folded)) && !CONTRAST.is_match(folded));
     if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) && !declines {
         for &(_, c) in folded_clauses {
             let p = polarity(c);

@@ -121,7 +121,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
     // Totals, remainders and multiples the reply works out from grounded figures.
     let derived = super::arithmetic::derived_values(&own, evidence, &customer_text);
     let mut out = Grounding::default();
-    for (i, s) in sentences(&own).iter().enumerate() {
+    let sents = sentences(&own);
+    let table_roles = super::tables::table_roles(&sents);
+    for (i, s) in sents.iter().enumerate() {
         let text = s.text.trim();
         if text.is_empty() {
             continue;
@@ -139,6 +141,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             SentenceRole::Quote
         } else if signature(&folded, &previous) {
             SentenceRole::Courtesy
+        } else if let Some(r) = table_roles[i] {
+            r
         } else {
             role(&folded, s.question)
         };

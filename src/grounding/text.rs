@@ -211,6 +211,11 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         if continues(text, m.start(), m.end()) {
             continue;
         }
+        // A table row is one sentence: "| Thema | Kann ich helfen? |".
+        let line_start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+        if !m.as_str().contains('\n') && text[line_start..].trim_start().starts_with('|') {
+            continue;
+        }
         piece(&text[start..m.end()]);
         start = m.end();
     }

@@ -249,9 +249,10 @@ fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments(
     assert!(place("berechnen wir Mietern lediglich eine kleine Pauschale"));
     assert!(!place("Die Pauschalmiete beträgt 1.350 EUR"));
     let r = |s: &str| role(&crate::fold::plain(s), false);
+    // "das übernimmt die zuständige Stelle" reports where the request went.
     assert_eq!(
         r("- Ich selbst kann keine Daten löschen – das übernimmt die zuständige Stelle."),
-        SentenceRole::Assistant
+        SentenceRole::Handoff
     );
     assert!(REPLY_HEDGE.is_match(&crate::fold::plain("I think the listing might say 1,650 EUR")));
     assert!(REPLY_HEDGE.is_match(&crate::fold::plain("Soweit ich es sehe, steigt die Miete zum Jahreswechsel")));
