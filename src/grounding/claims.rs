@@ -89,6 +89,13 @@ static LANDLORD: LazyLock<Regex> =
 
 static LISTING_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[A-Z]{1,2}-\d{4}\b").expect("valid pattern"));
 
+/// A denial of a few words that opens its clause ("nicht bei Vermietungen",
+/// "but not through the landlord"), folded text.
+static ELLIPTIC_NOT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(aber |but |und |and |jedoch |also )?(nicht|not|nie|never)\b( \S+){1,4}\W*$")
+        .expect("valid pattern")
+});
+
 /// Checks every sentence of `reply` against `evidence`. `customer` holds the
 /// customer's messages (current and earlier inquiries: their words and
 /// figures are theirs), `tickets` how many hand-off tickets the run created.
@@ -364,6 +371,17 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                         continue;
                     }
                     if p.conditional {
+                        continue;
+                    }
+                    // "…, nicht bei Vermietungen": a short denial without a verb takes its
+                    // predicate from the clause before; alone it says nothing to compare.
+                    if p.negated
+                        && p.included.is_none()
+                        && !p.permits
+                        && !p.qualified
+                        && !VERB.is_match(&plain(c))
+                        && ELLIPTIC_NOT.is_match(&plain(c))
+                    {
                         continue;
                     }
                     // "… Wohnungen heraus, | in denen Katzen erlaubt sind" speaks of other flats.

@@ -34,6 +34,19 @@ mod tests {
     }
 
     #[test]
+    fn a_short_verbless_denial_takes_its_predicate_from_the_clause_before() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"source": "policy:commission#rentals",
+            "text": "For rentals, the commission is paid by whoever commissioned the agent; for our rentals this is always the landlord."}));
+        let flagged = |reply: &str| {
+            check(reply, &e, &["Muss ich Provision zahlen?"], 0).findings().any(|f| f.kind == FindingKind::Contradicted)
+        };
+        assert!(!flagged("Eine Käuferprovision gibt es nur beim Kauf einer Immobilie, nicht bei Vermietungen."));
+        // A denial with its own verb still meets the record.
+        assert!(flagged("Bei unseren Vermietungen zahlt die Provision nicht der Vermieter."));
+    }
+
+    #[test]
     fn a_hand_off_statement_needs_a_ticket() {
         let reply = "The utilities are 240 EUR per month [HH-1001]; whether heating is included is something a colleague can confirm for you.";
         assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported]);
