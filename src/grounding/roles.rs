@@ -77,7 +77,7 @@ static HEADING: LazyLock<Regex> =
 /// weather service is the better source", "Bewertungsportale sind die
 /// bessere Quelle"): a pointer, not a claim about the records.
 static REFERRAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(the|a|die|eine|ein) (better|best|bessere|beste|richtige|right) (source|sources|quelle|quellen|anlaufstelle|adresse|place to (look|ask|check))\b|\b(would|will|could|can) serve you better\b|\bwould be (a )?better (placed|suited)\b|\b(ware|waren|ist|sind) (dafur )?(besser|eher) geeignet\b|\b(is|are) (your|the) best bet\b|\b(portal|portale|app|apps|dienst|dienste|service|magazin|stadtmagazin|website|webseite|stadtfuhrer|wetterdienst|wetter-app)\w*\b.{0,30}\b(helfen|hilft)\b.{0,20}\bweiter\b")
+    Regex::new(r"\b(the|a|die|eine|ein) (better|best|bessere|beste|richtige|right) (source|sources|quelle|quellen|anlaufstelle|adresse|place to (look|ask|check))\b|\b(would|will|could|can) serve you better\b|\bwould be (a )?better (placed|suited)\b|\b(ware|waren|ist|sind) (dafur )?(besser|eher) geeignet\b|\b(is|are) (your|the) best bet\b|\b(portal|portale|app|apps|dienst|dienste|service|magazin|stadtmagazin|website|webseite|stadtfuhrer|wetterdienst|wetter-app)\w*\b.{0,30}\b(helfen|hilft)\b.{0,20}\bweiter\b|\b(helfen|hilft)\b.{0,20}\b\w*(portal|portale|magazin|dienst|dienste|app|apps|fuhrer|website|webseite)\b.{0,30}\bweiter\b")
         .expect("valid pattern")
 });
 
@@ -224,6 +224,14 @@ mod tests {
             SentenceRole::Claim
         );
         assert_eq!(r("Stellen Sie einfach eine Anfrage über uns, im Einzelfall ist das möglich."), SentenceRole::Claim);
+    }
+
+    #[test]
+    fn short_offers_and_referrals_are_courtesies() {
+        assert_eq!(r("Happy to run a search."), SentenceRole::Courtesy);
+        assert_eq!(r("Dann gern Bescheid geben."), SentenceRole::Courtesy);
+        assert_eq!(r("➡️ Für Ehrenfeld helfen Bewertungsportale oder ein Stadtmagazin weiter"), SentenceRole::Courtesy);
+        assert_eq!(r("The heating is included in the utilities."), SentenceRole::Claim);
     }
 
     #[test]
