@@ -38,7 +38,7 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
         ("commission", r"\b(commission|provision|kauferprovision|maklerprovision|courtage)\b"),
         (
             "rent",
-            r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|all[- ]in|all inclusive|alles inklusive|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|gesamtmiete|(incl|including|inclusive of|inkl|inklusive|einschliesslich) (the |all |der |den |aller )?(utilities|nebenkosten|betriebskosten|bills|service charges)|(per month|a month|monthly|/month|pro monat|im monat|monatlich) (in total|all told|insgesamt)|(in total|insgesamt) (per month|a month|monthly|pro monat|im monat|monatlich)|rent|miete|mietpreis)\b",
+            r"\b((cold|net|warm|gross|all-inclusive|inclusive) rent|all[- ]in|all inclusive|alles inklusive|kaltmiete\w*|warmmiete\w*|pauschalmiete\w*|bruttomiete\w*|nettokaltmiete|inklusivmiete|gesamtmiete|(incl|including|inclusive of|inkl|inklusive|einschliesslich) (the |all |der |den |aller )?(utilities|nebenkosten|betriebskosten|bills|service charges)|(per month|a month|monthly|/month|pro monat|im monat|monatlich) (in total|all told|insgesamt)|(in total|insgesamt) (per month|a month|monthly|pro monat|im monat|monatlich)|(is|as|are) the (monthly )?total|gesamtbetrag\w*|gesamtsumme|rent|miete|mietpreis)\b",
         ),
         ("heating", r"\b(heating( (costs?|share|portion|part|component))?|heizkosten\w*|heizungsanteil|heizung)\b"),
         ("electricity", r"\b(electricity|power|strom|stroms|stromkosten|haushaltsstrom)\b"),
@@ -131,6 +131,9 @@ fn rent_kind(name: &'static str, word: &str) -> &'static str {
         "monatlich",
         "in total",
         "insgesamt",
+        "is the",
+        "as the",
+        "are the",
     ]
     .iter()
     .any(|w| word.starts_with(w))
@@ -465,6 +468,9 @@ mod tests {
         assert_eq!(check("You'd pay 1,650 EUR per month in total.").len(), 1);
         assert!(check("K-4001 costs 1,350 EUR per month including utilities.").is_empty());
         assert!(check("HH-1001 costs 1,650 EUR per month, plus 240 EUR utilities including heating.").is_empty());
+        // "the total" names an all-inclusive figure.
+        assert_eq!(check("The listing gives 1,650 EUR per month for HH-1001 as the total.").len(), 1);
+        assert!(check("K-4001: 1,350 EUR is the total, everything included.").is_empty());
     }
 
     #[test]

@@ -184,7 +184,7 @@ struct Said {
 /// clause puts a cost in is the cold rent, which by definition holds no
 /// running costs (folded text).
 static IN_COLD_RENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(in|within|into|im|in der|in die|in ihrer)\s+((the|that|this|your|its|der|die|ihrer|dieser) )?((monthly|net|monatliche[nr]?|reine[nr]?) )?(cold rent|net rent|kaltmiete\w*|nettokaltmiete)\b|\bim kaltmietpreis\b")
+    Regex::new(r"\b(in|within|into|by|im|in der|in die|in ihrer|durch die|von der)\s+((the|that|this|your|its|der|die|ihrer|dieser) )?([\d.,]+ (eur |euro )?)?((monthly|net|monatliche[nr]?|reine[nr]?) )?(cold rent|net rent|kaltmiete\w*|nettokaltmiete)\b|\bim kaltmietpreis\b")
         .expect("valid pattern")
 });
 
@@ -489,6 +489,8 @@ mod tests {
             1
         );
         assert_eq!(findings("Die Heizung ist bereits in der Kaltmiete enthalten."), 1);
+        assert_eq!(findings("Heating: already included in that 1,650 EUR cold rent."), 1);
+        assert_eq!(findings("Heating is already covered by this cold rent."), 1);
         assert_eq!(findings("Heating is included in the 240 EUR utilities, which come on top of the cold rent."), 0);
         assert_eq!(findings("Heating is included."), 0);
     }
