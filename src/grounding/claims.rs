@@ -475,7 +475,21 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     // depend on one ("steigt um 3,5 % – vorausgesetzt, der Vermieter kündigt
                     // an", "sind enthalten, solange Ihr Verbrauch im üblichen Rahmen bleibt").
                     if !p.negated && !p.permits && !p.qualified && narrowed_by_condition(&body, c) {
-                        if same.iter().all(|e| !e.polarity.qualified && !e.polarity.negated && !e.polarity.conditional)
+                        // With a figure, the record clauses that give it are the ones restated.
+                        let figs = super::numbers::numbers(c);
+                        let with_figure: Vec<&&EvClause> = same
+                            .iter()
+                            .filter(|e| {
+                                super::numbers::numbers(&e.clause)
+                                    .iter()
+                                    .any(|v| figs.iter().any(|f| super::numbers::same_value(*f, *v)))
+                            })
+                            .collect();
+                        let restated: Vec<&&EvClause> =
+                            if with_figure.is_empty() { same.iter().collect() } else { with_figure };
+                        if restated
+                            .iter()
+                            .all(|e| !e.polarity.qualified && !e.polarity.negated && !e.polarity.conditional)
                         {
                             push(
                                 FindingKind::Contradicted,

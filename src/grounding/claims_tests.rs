@@ -47,6 +47,23 @@ mod tests {
     }
 
     #[test]
+    fn a_stated_rise_made_to_depend_on_a_notice_is_contradicted() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "B-2001", "description": "The rent is a graduated rent (Staffelmiete) that rises by 3.5 percent every year on 1 January. The current cold rent (Kaltmiete) is 1,280 EUR per month."}));
+        e.add_tool_result(&serde_json::json!({"source": "policy:graduated-rent#no-index-increases",
+            "text": "During a graduated rent, the rent is not raised by other means, such as an index."}));
+        let contradicted = |reply: &str| {
+            check(reply, &e, &["Wie hoch ist die Miete nächstes Jahr?"], 0)
+                .findings()
+                .any(|f| f.kind == FindingKind::Contradicted)
+        };
+        assert!(contradicted(
+            "Die Miete steigt jedes Jahr am 1. Januar um 3,5 Prozent, vorausgesetzt, der Vermieter kündigt die Erhöhung an [B-2001]."
+        ));
+        assert!(!contradicted("Die Miete steigt jedes Jahr am 1. Januar um 3,5 Prozent [B-2001]."));
+    }
+
+    #[test]
     fn a_hand_off_statement_needs_a_ticket() {
         let reply = "The utilities are 240 EUR per month [HH-1001]; whether heating is included is something a colleague can confirm for you.";
         assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported]);

@@ -298,7 +298,7 @@ pub(super) static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// A finite verb or auxiliary (English and German): a clause with one
 /// asserts something; a list item without one only names a thing.
 pub(super) static VERB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(untersagt|verboten|forbidden|prohibited|banned|erlaubt|gestattet|is|are|was|were|be|been|has|have|had|can|could|may|must|will|does|do|did|pays?|costs?|includes?|lies|ist|sind|war|waren|wird|werden|wurde|wurden|hat|haben|hatte|kann|konnen|darf|durfen|muss|mussen|soll|gilt|gelten|zahlt|zahlen|kostet|kosten|liegt|steht|gibt|\w+ed)\b")
+    Regex::new(r"\b(untersagt|verboten|forbidden|prohibited|banned|erlaubt|gestattet|is|are|was|were|be|been|has|have|had|can|could|may|must|will|does|do|did|pays?|costs?|includes?|lies|ist|sind|war|waren|wird|werden|wurde|wurden|hat|haben|hatte|kann|konnen|darf|durfen|muss|mussen|soll|gilt|gelten|zahlt|zahlen|kostet|kosten|liegt|steht|gibt|steigt|steigen|rises?|increases?|bleibt|bleiben|remains?|stays?|betragt|betragen|amounts? to|\w+ed)\b")
         .expect("valid pattern")
 });
 
