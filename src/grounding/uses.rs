@@ -26,20 +26,20 @@ static RESIDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Staying in the unit in other words: sleeping, staying over, a bedroom.
 static RESIDE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(stay(ing)? (over|overnight|the night)|overnight|sleep\w*|bedroom|bed|kip\w*|crash\w*|ubernacht\w*|schlaf\w*|wohnen|live|living|zuhause|home)\b")
+    Regex::new(r"\b(stay(ing)? (over|overnight|the night)|overnight|(odd|occasional|late|some|a few|the odd) nights?|sleep\w*|bedroom|bed|kip\w*|crash\w*|ubernacht\w*|schlaf\w*|wohnen|live|living|zuhause|home)\b")
         .expect("valid pattern")
 });
 
 /// Words that make it acceptable.
 static ACCEPTABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(would do|will do|workable|fine|okay|ok|possible|no problem|kein problem|moglich|machbar|geht|in ordnung|would work|works|can|could|konnen|kann|konnten|durfen|darf|tolerated|geduldet|allowed|erlaubt|gestattet|welcome|a different matter|another matter|eine andere sache|etwas anderes|equipped|would work|compatible|vereinbar|in ordnung)\b")
+    Regex::new(r"\b(would do|will do|workable|fine|okay|ok|possible|no problem|kein problem|moglich|machbar|geht|in ordnung|would work|works|can|could|konnen|kann|konnten|durfen|darf|tolerated|geduldet|allowed|erlaubt|gestattet|welcome|a different matter|another matter|eine andere sache|etwas anderes|equipped|would work|compatible|vereinbar|in ordnung|commonly do|common practice|quite common|usual|ublich|gangig)\b")
         .expect("valid pattern")
 });
 
 /// A denial that accepts: "wouldn't be an issue", "kein Problem", "isn't
 /// something the listing rules out" (folded text).
 static NO_OBJECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(wouldn'?t|shouldn'?t|won'?t|isn'?t|is not|should not|would not|will not)\s+(be\s+)?(an?\s+)?(issue|problem)\b|\bno (issue|problem)\b|\bkein(e|en)? (problem|thema|hindernis)\b|\bisn'?t something (\w+ ){0,3}rules? out\b|\bnot ruled out\b|\bnicht ausgeschlossen\b")
+    Regex::new(r"\b(wouldn'?t|shouldn'?t|won'?t|isn'?t|is not|should not|would not|will not)\s+(be\s+)?(an?\s+)?(issue|problem)\b|\bno (issue|problem)\b|\bkein(e|en)? (problem|thema|hindernis)\b|\bisn'?t something (\w+ ){0,3}rules? out\b|\b(not|isn'?t|is not|aren'?t) ruled out\b|\bnicht ausgeschlossen\b")
         .expect("valid pattern")
 });
 
@@ -80,7 +80,12 @@ pub(super) fn check_residential_use(
     // Only a verdict of no objection is carried back to the clause before.
     let pairs: Vec<String> = parts
         .windows(2)
-        .filter(|w| NO_OBJECTION.is_match(&plain(w[1].1).replace('’', "'")) && !RESIDE.is_match(&plain(w[1].1)))
+        .filter(|w| {
+            let verdict = plain(w[1].1).replace('’', "'");
+            // "…, is fine": a verdict of a few words carries back as well.
+            let short_yes = verdict.split_whitespace().count() <= 4 && ACCEPTABLE.is_match(&verdict);
+            (NO_OBJECTION.is_match(&verdict) || short_yes) && !RESIDE.is_match(&verdict)
+        })
         .map(|w| format!("{} {}", w[0].1, w[1].1))
         .collect();
     for c in parts.iter().map(|(_, c)| (*c).to_owned()).chain(pairs).chain(whole) {
@@ -118,6 +123,12 @@ mod tests {
 
     #[test]
     fn a_place_to_sleep_in_a_commercial_unit_contradicts_its_record() {
+        assert_eq!(findings("Staying overnight in the back office on late working days isn't ruled out, though."), 1);
+        assert_eq!(findings("As your main home, no; the odd night in the back office after a late shift is fine."), 1);
+        assert_eq!(
+            findings("Staying overnight in the back office alongside the shop is something tenants commonly do."),
+            1
+        );
         assert_eq!(findings("The back office would do as a place to stay over on the nights you work late."), 1);
         assert_eq!(findings("Using the back office as a bedroom now and then would be a workable arrangement."), 1);
         assert_eq!(findings("Im Büro zu übernachten wäre in Ausnahmefällen möglich."), 1);
