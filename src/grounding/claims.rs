@@ -135,7 +135,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         if text.is_empty() {
             continue;
         }
-        let body = body(text, &folded_passages);
+        let body = super::contrast::without_alternatives(&body(text, &folded_passages)).trim_start().to_owned();
         let folded = plain(&body);
         let named: Vec<String> = LISTING_ID.find_iter(text).map(|m| m.as_str().to_owned()).collect();
         if named.iter().any(|n| known.contains(n)) {

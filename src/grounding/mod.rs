@@ -23,6 +23,7 @@ pub mod arithmetic;
 mod binding;
 mod claims;
 mod clause_relations;
+mod contrast;
 mod corrections;
 mod counted;
 pub mod counts;

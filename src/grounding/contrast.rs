@@ -1,0 +1,161 @@
+//! The alternative a sentence sets its statement against: "Statt Kaltmiete
+//! plus Nebenkosten zahlen Sie hier …", "Unlike many older buildings, …",
+//! "Anders als die Nebenkosten einer Mietwohnung geht das Hausgeld …",
+//! "rather than a monthly payment". The alternative is what the sentence
+//! says does not hold here; read as a claim of its own it contradicts the
+//! record the main clause restates. An alternative that opens the sentence
+//! is blanked (kept as spaces, so offsets stay) before it is checked. Source: the contrastive
+//! replies of `labels/dev50.yaml`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::wording::VERB;
+use crate::fold::plain;
+
+/// A word that opens an alternative (any case).
+static ALTERNATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(statt|anstatt|anstelle von|instead of|rather than|unlike|anders als|im gegensatz zu|in contrast to|as opposed to)\s")
+        .expect("valid pattern")
+});
+
+/// A relative clause opening right after the alternative (any case).
+static RELATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^,\s*(in denen|in dem|in der|bei denen|die|der|das|wo|where|which|in which)\b")
+        .expect("valid pattern")
+});
+
+/// The most words an alternative runs to before its sentence goes on.
+const MOST_WORDS: usize = 8;
+
+/// Lower-case words a German noun phrase holds besides its nouns: articles,
+/// a genitive, joiners ("die Nebenkosten einer Mietwohnung", "Kaltmiete plus
+/// Nebenkosten").
+const GERMAN_PHRASE: &[&str] = &[
+    "der",
+    "die",
+    "das",
+    "den",
+    "dem",
+    "des",
+    "ein",
+    "eine",
+    "einer",
+    "eines",
+    "einem",
+    "einen",
+    "plus",
+    "und",
+    "oder",
+    "bzw",
+    "von",
+    "vielen",
+    "viele",
+    "manchen",
+    "manche",
+    "anderen",
+    "andere",
+    "ublichen",
+    "üblichen",
+];
+
+/// `sentence` with each alternative blanked: from its opening word to the
+/// next clause break (`,`, `;`, `:`, a dash, a bracket) or where the main
+/// clause goes on, at most [`MOST_WORDS`] words. In German the phrase ends
+/// at the first lower-case word after a noun that is no article or joiner
+/// (the verb of "Statt Kaltmiete zahlen Sie …"); in English at a verb.
+pub(super) fn without_alternatives(sentence: &str) -> String {
+    let mut out = sentence.to_owned();
+    // Only an alternative that opens the sentence (after a bullet or label):
+    // mid-sentence ones ("2,800 EUR instead of 3,100 EUR for HH-1003", "anders
+    // als bei vielen Wohnungen, nicht") carry figures, ids and tail negations
+    // the sentence still needs.
+    let opening = |start: usize| {
+        sentence[..start].chars().all(|c| !c.is_alphanumeric() || c.is_whitespace())
+            || sentence[..start].trim_end().ends_with(':')
+    };
+    for m in ALTERNATIVE.find_iter(sentence).filter(|m| opening(m.start())) {
+        let german =
+            ["statt", "anstatt", "anstelle", "anders", "im"].iter().any(|w| m.as_str().to_lowercase().starts_with(w));
+        let rest = &sentence[m.end()..];
+        let mut end = m.end();
+        let mut words = 0;
+        let mut noun_seen = false;
+        let mut pos = 0usize;
+        for word in rest.split_inclusive(char::is_whitespace) {
+            let at = pos;
+            pos += word.len();
+            let bare = word.trim();
+            if bare.is_empty() {
+                continue;
+            }
+            let core = bare.trim_matches(|c: char| !c.is_alphanumeric());
+            let lower = core.chars().next().is_some_and(char::is_lowercase);
+            let goes_on = if german {
+                noun_seen && lower && !GERMAN_PHRASE.contains(&core)
+            } else {
+                words > 0 && VERB.is_match(&plain(core))
+            };
+            if goes_on {
+                break;
+            }
+            noun_seen |= !lower;
+            words += 1;
+            let lead = word.len() - word.trim_start().len();
+            if let Some(i) = bare.find([',', ';', ':', '–', '—', '(', '[']) {
+                end = m.end() + at + lead + i;
+                break;
+            }
+            end = m.end() + at + lead + bare.len();
+            if words >= MOST_WORDS {
+                break;
+            }
+        }
+        // "Anders als bei Wohnungen, in denen Tiere auf Anfrage möglich sind, …":
+        // a relative clause after the alternative belongs to it.
+        if let Some(r) = RELATIVE.find(&sentence[end..]) {
+            let after = end + r.end();
+            end = sentence[after..].find([',', ';', ':']).map_or(sentence.len(), |i| after + i);
+        }
+        // The comma that closes an opening alternative goes with it: the
+        // sentence then reads as its main clause ("Unlike X, HH-1002 has …").
+        if sentence[end..].starts_with(',') {
+            end += 1;
+        }
+        out.replace_range(m.start()..end, &" ".repeat(end - m.start()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_alternative_is_blanked_and_the_statement_kept() {
+        let s = without_alternatives("Statt Kaltmiete plus Nebenkostenvorauszahlung zahlen Sie hier 1.350 €.");
+        assert_eq!(s.split_whitespace().collect::<Vec<_>>(), ["zahlen", "Sie", "hier", "1.350", "€."]);
+        let s = without_alternatives("Unlike many older buildings, HH-1002 has no lift.");
+        assert_eq!(s.trim_start(), "HH-1002 has no lift.");
+        let s =
+            without_alternatives("Anders als die Nebenkosten einer Mietwohnung geht das Hausgeld an die Gemeinschaft.");
+        assert!(s.trim_start().starts_with("geht das Hausgeld"), "{s}");
+        assert_eq!(
+            s.len(),
+            "Anders als die Nebenkosten einer Mietwohnung geht das Hausgeld an die Gemeinschaft.".len()
+        );
+        let s = without_alternatives(
+            "Anders als bei Wohnungen, in denen Tiere auf Anfrage möglich sind, gibt es hier keinen Spielraum.",
+        );
+        assert_eq!(s.trim_start(), "gibt es hier keinen Spielraum.");
+        // "that" after the comma opens the main clause, not a relative one.
+        let s = without_alternatives("Unlike a no-pets listing, that means your dog can come along.");
+        assert_eq!(s.trim_start(), "that means your dog can come along.");
+        // Mid-sentence: kept (its figures and ids still count).
+        let mid = "Your request: 2,800 EUR instead of 3,100 EUR for HH-1003.";
+        assert_eq!(without_alternatives(mid), mid);
+        // No alternative: unchanged.
+        assert_eq!(without_alternatives("Heating is included."), "Heating is included.");
+    }
+}
