@@ -96,6 +96,24 @@ static ELLIPTIC_NOT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// "plus" between two figures ("1,650 EUR plus 240 EUR"), folded text.
+static FIGURE_PLUS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\d\s*(eur|euro|€)?\s+)(plus|zuzuglich|\+)(\s+\d)").expect("valid pattern"));
+
+/// A denial right before a figure ("isn't 1,500 EUR", "nicht 1.500 €"), folded text.
+static DENIED_FIGURE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(isn'?t|is not|aren'?t|are not|not|nicht)\s+(\w+\s+)?\d").expect("valid pattern"));
+
+/// Whether a clause denies a figure the record clause does not give: "the
+/// cold rent isn't 1,500 EUR" says nothing against "is 1,650 EUR" or against
+/// "the deposit is three months' cold rent".
+fn denies_other_figure(clause: &str, record: &str) -> bool {
+    let (mine, theirs) = (super::numbers::numbers(clause), super::numbers::numbers(record));
+    DENIED_FIGURE.is_match(&plain(clause))
+        && !mine.is_empty()
+        && !mine.iter().any(|m| theirs.iter().any(|t| super::numbers::same_value(*m, *t)))
+}
+
 /// Checks every sentence of `reply` against `evidence`. `customer` holds the
 /// customer's messages (current and earlier inquiries: their words and
 /// figures are theirs), `tickets` how many hand-off tickets the run created.
@@ -304,7 +322,8 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 // Something said to be included or extra that no record in scope
                 // mentions ("hot water is metered and charged on top"): the
                 // subject may sit in another clause, so the whole sentence is read.
-                let whole = polarity(&PARENS.replace_all(&folded, " "));
+                // "1,650 EUR plus 240 EUR" adds two figures: arithmetic, not an extra.
+                let whole = polarity(&FIGURE_PLUS.replace_all(&PARENS.replace_all(&folded, " "), " "));
                 // "Diese Kosten sollten Sie zusätzlich einplanen": a demonstrative
                 // subject is what the sentence before named.
                 if whole.included.is_some() && !whole.conditional && !DEMONSTRATIVE_SUBJECT.is_match(&folded) {
@@ -439,6 +458,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                                 e.source.ends_with(".petsAllowed") || DOG_OR_CAT.is_match(&plain(&e.clause));
                             !(about_pets && SMALL_ANIMALS.is_match(&plain(&body)) && !DOG_OR_CAT.is_match(&plain(c)))
                         })
+                        // "the cold rent isn't 1,500 EUR (but 1,650 EUR)" denies another
+                        // figure than the record gives: no contradiction of the record's.
+                        .filter(|e| !(p.negated && denies_other_figure(c, &e.clause)))
                         .filter(|e| {
                             // "on the fifth floor with no lift" does not deny the fifth floor.
                             (!p.negated || e.polarity.negated || denial_meets(c, &e.terms))

@@ -64,6 +64,16 @@ mod tests {
     }
 
     #[test]
+    fn denying_another_figure_does_not_contradict_the_records() {
+        let description = "The cold rent (Kaltmiete) is 1,650 EUR per month.";
+        let contradicted = |reply: &str| kinds(reply, description, 0).contains(&FindingKind::Contradicted);
+        assert!(!contradicted("The cold rent for HH-1001 isn't 1,500 EUR but 1,650 EUR a month."));
+        assert!(contradicted("The cold rent for HH-1001 isn't 1,650 EUR a month."));
+        // Two figures added up state no extra cost.
+        assert_eq!(kinds("So please check your budget against 1,650 EUR plus 240 EUR.", HEATING, 0), []);
+    }
+
+    #[test]
     fn a_hand_off_statement_needs_a_ticket() {
         let reply = "The utilities are 240 EUR per month [HH-1001]; whether heating is included is something a colleague can confirm for you.";
         assert_eq!(kinds(reply, HEATING, 0), [FindingKind::Unsupported]);
