@@ -33,6 +33,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::clause_relations::{about_same, denial_meets, focus, same_subject, GENERIC};
+use super::clause_relations::{denies_other_figure, ELLIPTIC_NOT, FIGURE_PLUS};
 use super::clause_relations::{narrowed_by_condition, parties_differ, rent_kinds_differ, shares_denial};
 use super::evidence::Evidence;
 use super::figure_checks::{check_counts, check_figures};
@@ -88,31 +89,6 @@ static LANDLORD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(landlord|owner|vermieter\w*|eigentumer\w*)\b").expect("valid pattern"));
 
 static LISTING_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b[A-Z]{1,2}-\d{4}\b").expect("valid pattern"));
-
-/// A denial of a few words that opens its clause ("nicht bei Vermietungen",
-/// "but not through the landlord"), folded text.
-static ELLIPTIC_NOT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\W*(aber |but |und |and |jedoch |also )?(nicht|not|nie|never)\b( \S+){1,4}\W*$")
-        .expect("valid pattern")
-});
-
-/// "plus" between two figures ("1,650 EUR plus 240 EUR"), folded text.
-static FIGURE_PLUS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(\d\s*(eur|euro|€)?\s+)(plus|zuzuglich|\+)(\s+\d)").expect("valid pattern"));
-
-/// A denial right before a figure ("isn't 1,500 EUR", "nicht 1.500 €"), folded text.
-static DENIED_FIGURE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(isn'?t|is not|aren'?t|are not|not|nicht)\s+(\w+\s+)?\d").expect("valid pattern"));
-
-/// Whether a clause denies a figure the record clause does not give: "the
-/// cold rent isn't 1,500 EUR" says nothing against "is 1,650 EUR" or against
-/// "the deposit is three months' cold rent".
-fn denies_other_figure(clause: &str, record: &str) -> bool {
-    let (mine, theirs) = (super::numbers::numbers(clause), super::numbers::numbers(record));
-    DENIED_FIGURE.is_match(&plain(clause))
-        && !mine.is_empty()
-        && !mine.iter().any(|m| theirs.iter().any(|t| super::numbers::same_value(*m, *t)))
-}
 
 /// Checks every sentence of `reply` against `evidence`. `customer` holds the
 /// customer's messages (current and earlier inquiries: their words and

@@ -190,6 +190,31 @@ pub(super) fn same_subject(reply: &[Term], ev: &[Term]) -> bool {
     sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 1 && a.len() <= 2)
 }
 
+/// A denial of a few words that opens its clause ("nicht bei Vermietungen",
+/// "but not through the landlord"), folded text.
+pub(super) static ELLIPTIC_NOT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(aber |but |und |and |jedoch |also )?(nicht|not|nie|never)\b( \S+){1,4}\W*$")
+        .expect("valid pattern")
+});
+
+/// "plus" between two figures ("1,650 EUR plus 240 EUR"), folded text.
+pub(super) static FIGURE_PLUS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\d\s*(eur|euro|€)?\s+)(plus|zuzuglich|\+)(\s+\d)").expect("valid pattern"));
+
+/// A denial right before a figure ("isn't 1,500 EUR", "nicht 1.500 €"), folded text.
+static DENIED_FIGURE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(isn'?t|is not|aren'?t|are not|not|nicht)\s+(\w+\s+)?\d").expect("valid pattern"));
+
+/// Whether a clause denies a figure the record clause does not give: "the
+/// cold rent isn't 1,500 EUR" says nothing against "is 1,650 EUR" or against
+/// "the deposit is three months' cold rent".
+pub(super) fn denies_other_figure(clause: &str, record: &str) -> bool {
+    let (mine, theirs) = (super::numbers::numbers(clause), super::numbers::numbers(record));
+    DENIED_FIGURE.is_match(&plain(clause))
+        && !mine.is_empty()
+        && !mine.iter().any(|m| theirs.iter().any(|t| super::numbers::same_value(*m, *t)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::narrowed_by_condition;
