@@ -29,7 +29,7 @@ pub(super) fn shares_denial(body: &str, clause: &str, next: &str) -> bool {
 /// A conjunct of one or two words and its denial ("Katzen nicht erlaubt",
 /// "cats are not allowed").
 static CONJUNCT_DENIED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\W*(\w+ ){1,2}((are|is|sind|ist) )?(not|nicht|no longer|nicht mehr|never|nie)\b")
+    Regex::new(r"^\W*(\w+ ){1,2}((are|is|sind|ist) )?(not|nicht|no longer|nicht mehr|never|nie|ausgeschlossen|verboten|untersagt|excluded|forbidden|prohibited|banned)\b")
         .expect("valid pattern")
 });
 

@@ -58,6 +58,18 @@ const GERMAN_PHRASE: &[&str] = &[
     "andere",
     "ublichen",
     "üblichen",
+    // Prepositions of an attribute ("bei Wohnungen mit dem Vermerk „auf Anfrage“").
+    "mit",
+    "im",
+    "in",
+    "bei",
+    "ohne",
+    "zu",
+    "zum",
+    "zur",
+    "auf",
+    "an",
+    "am",
 ];
 
 /// `sentence` with each alternative blanked: from its opening word to the
@@ -152,6 +164,10 @@ mod tests {
         // "that" after the comma opens the main clause, not a relative one.
         let s = without_alternatives("Unlike a no-pets listing, that means your dog can come along.");
         assert_eq!(s.trim_start(), "that means your dog can come along.");
+        let s = without_alternatives(
+            "Anders als bei Wohnungen mit dem Vermerk „auf Anfrage“ ist hier keine Entscheidung vorgesehen.",
+        );
+        assert_eq!(s.trim_start(), "ist hier keine Entscheidung vorgesehen.");
         // Mid-sentence: kept (its figures and ids still count).
         let mid = "Your request: 2,800 EUR instead of 3,100 EUR for HH-1003.";
         assert_eq!(without_alternatives(mid), mid);
