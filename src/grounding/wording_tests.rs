@@ -224,6 +224,8 @@ fn bullets_labels_and_offers_in_a_chatbot_voice() {
 fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments() {
     let c = |s: &str| COMMITMENT.is_match(&crate::fold::plain(s));
     assert!(c("ist der Termin damit praktisch gesetzt"));
+    assert!(c("Den Donnerstagabend hält sie Ihnen frei"));
+    assert!(!c("Den Donnerstagabend hält sie nicht für realistisch"));
     assert!(c("Der Donnerstagabend für K-4002 steht jetzt in unserem Besichtigungskalender"));
     assert!(c("die 1.100 € sind also gut drin"));
     assert!(c("so 2,800 looks realistic"));
