@@ -51,7 +51,7 @@ mod scope_offers;
 mod settlement;
 mod spelled;
 mod step_dates;
-mod tables;
+pub mod tables;
 pub mod terms;
 pub mod text;
 mod triggers;

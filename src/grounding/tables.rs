@@ -23,9 +23,11 @@ static REMIT_HEADER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-fn is_row(text: &str) -> bool {
+/// Whether `text` is a Markdown table row: it opens and closes with `|` and
+/// holds at least two cells. Shared with the rule judge's table reading.
+pub fn is_row(text: &str) -> bool {
     let t = text.trim();
-    t.len() > 2 && t.starts_with('|') && t.ends_with('|')
+    t.len() > 2 && t.starts_with('|') && t.ends_with('|') && t[1..t.len() - 1].contains('|')
 }
 
 /// For each sentence, the role its place in a table gives it, if any:

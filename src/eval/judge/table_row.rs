@@ -6,12 +6,7 @@
 
 use crate::grounding::polarity::{polarity, Polarity};
 
-/// Whether `text` is a table row: it opens and closes with `|` and holds at
-/// least two cells.
-pub fn is_row(text: &str) -> bool {
-    let t = text.trim();
-    t.len() > 2 && t.starts_with('|') && t.ends_with('|') && t[1..t.len() - 1].contains('|')
-}
+pub use crate::grounding::tables::is_row;
 
 /// The polarity of a clause; for a table row, with an answer cell's opening
 /// "nein"/"no" read as a denial of the row's label and "ja"/"yes" as nothing.
