@@ -50,6 +50,10 @@ pub struct JudgeCheckArgs {
     /// Case directory (or file) the labels answer.
     #[arg(long = "cases", default_value = "cases", value_name = "DIR")]
     pub cases_dir: PathBuf,
+    /// Cases only the labels answer (siblings of suite cases that `eval` never runs), loaded beside
+    /// --cases; a case id may not be in both. Default: `<labels>/cases` when that directory exists.
+    #[arg(long = "label-cases", value_name = "DIR")]
+    pub label_cases: Option<PathBuf>,
     /// Catalogue directory (tool calls without a stored result run against it).
     #[arg(long, default_value = "data", env = "INQUIRY_DATA")]
     pub data: PathBuf,
@@ -103,8 +107,22 @@ pub fn run(args: JudgeCheckArgs) -> anyhow::Result<ExitCode> {
     let main = Knowledge::load(&args.data, None, &retrieval)?;
     let known =
         crate::eval::Known::new(main.catalogue.listings.iter().map(|l| l.id.clone()).collect(), &args.fixtures)?;
-    let cases: HashMap<String, LoadedCase> =
+    let mut cases: HashMap<String, LoadedCase> =
         crate::eval::case::load_cases(&args.cases_dir, &known)?.into_iter().map(|c| (c.case.id.clone(), c)).collect();
+    let label_cases = args.label_cases.clone().or_else(|| Some(args.labels.join("cases")).filter(|d| d.is_dir()));
+    if let Some(dir) = label_cases {
+        for c in crate::eval::case::load_cases(&dir, &known)? {
+            if cases.contains_key(&c.case.id) {
+                anyhow::bail!(
+                    "{}: case `{}` is also in {}; a label-only case needs an id of its own",
+                    dir.display(),
+                    c.case.id,
+                    args.cases_dir.display()
+                );
+            }
+            cases.insert(c.case.id.clone(), c);
+        }
+    }
     let labels = load_labels(&args.labels, &|id| cases.get(id).map(|c| (c.case.must.len(), c.case.must_not.len())))?;
     let mut overlays: HashMap<String, Knowledge> = HashMap::new();
     for c in cases.values() {

@@ -233,7 +233,7 @@ fn judge_check_runs_offline_on_the_committed_labels() {
             "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25",
             "dev26", "dev27", "dev28", "dev29", "dev30", "dev31", "dev32", "dev33", "dev34", "dev35", "dev36", "dev37",
             "dev38", "dev39", "dev40", "dev41", "dev42", "dev43", "dev44", "dev45", "dev46", "dev47", "dev48", "dev49",
-            "dev50", "dev51", "test", "test2", "all"
+            "dev50", "dev51", "dev52", "dev53", "test", "test2", "all"
         ]
     );
     let all = &r["agreement"][splits.len() - 1];
@@ -370,4 +370,47 @@ fn malformed_label_files_name_the_file_line_and_field() {
             assert!(err.contains(n), "expected {n:?} in: {err}");
         }
     }
+}
+
+/// A label may answer a label-only case of `<labels>/cases/` (a sibling that `eval` never runs); a
+/// label-only case that reuses a suite case's id is refused with both places named.
+#[test]
+fn judge_check_grades_labels_of_label_only_cases() {
+    let labels = labels_dir(
+        r#"- id: sibling-right
+  case: lift-hh-1002-sibling
+  kind: correct
+  style: model
+  reply: "HH-1002 is on the fifth floor, and there is no lift in the building [HH-1002]."
+  conveyed: [true]
+  stated: []
+  evidence:
+    - tool: get_listing
+      arguments: {id: HH-1002}
+"#,
+    );
+    let cases = labels.path().join("cases");
+    std::fs::create_dir(&cases).unwrap();
+    let sibling = r#"- id: lift-hh-1002-sibling
+  lang: en
+  inquiry: "Is there a lift at HH-1002?"
+  listings: [HH-1002]
+  must:
+    - text: "The building has no lift"
+      patterns: ['no lift']
+"#;
+    std::fs::write(cases.join("siblings.yaml"), sibling).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let args =
+        ["judge-check", "--labels", labels.path().to_str().unwrap(), "--json", "--out", out.path().to_str().unwrap()];
+    let (code, stdout, err) = bin(&args, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    let r: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(r["labels"][0]["case"], "lift-hh-1002-sibling");
+    assert_eq!(r["labels"][0]["verdict"]["must"][0]["ok"], true, "{:#}", r["labels"][0]);
+    // The same id as a suite case: refused, naming the directory and the id.
+    std::fs::write(cases.join("siblings.yaml"), sibling.replace("lift-hh-1002-sibling", "heating-hh-1001")).unwrap();
+    let (code, _, err) = bin(&args, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("heating-hh-1001") && err.contains("label-only"), "{err}");
 }
