@@ -33,11 +33,6 @@ pub(super) fn passage_with_clause(evidence: &Evidence, holds: impl Fn(&str) -> b
     evidence.passages.iter().find(|p| clauses(&plain(&p.text)).iter().any(|(_, c)| holds(c)))
 }
 
-/// The first passage with a sentence (folded text, split at ". ") that `holds`.
-pub(super) fn passage_with_sentence(evidence: &Evidence, holds: impl Fn(&str) -> bool) -> Option<&Passage> {
-    evidence.passages.iter().find(|p| plain(&p.text).split(". ").any(&holds))
-}
-
 /// One clause of the evidence, analysed once per check.
 pub(super) struct EvClause {
     pub(super) source: String,

@@ -16,7 +16,6 @@ use regex::Regex;
 
 use super::evidence::Evidence;
 use super::polarity::polarity;
-use super::record_clauses::passage_with_sentence;
 use super::terms::{shared, terms, vocabulary, Term};
 use super::wording::clauses;
 use super::FindingKind;
@@ -173,6 +172,15 @@ static APPROVAL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A record sentence that puts something under an approval still to be given
+/// ("subject to the landlord's approval", "requires approval under the community
+/// rules"); a permission already granted ("The permission for small animals
+/// applies to every residential rental, as long as …") is not one (folded text).
+static UNDER_APPROVAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(subject to|requires?|required|needs?|needed|only with|vorbehaltlich|erfordert|bedarf|bedurfen|braucht|nur mit)\b[^.;]{0,40}\b(\w*zustimmung|\w*entscheidung|zusage|genehmigung|einverstandnis|erlaubnis|approval|consent|decision|permission|sign-off)\b")
+        .expect("valid pattern")
+});
+
 /// Needing something, or its being foreseen (folded text).
 static NEEDED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(brauch\w*|benotig\w*|bedarf|bedurfen|erforderlich|notig|notwendig|vorgesehen|need\w*|required|necessary|gilt)\b")
@@ -196,6 +204,7 @@ static ONESELF: LazyLock<Regex> = LazyLock::new(|| {
 /// the landlord's approval").
 pub(super) fn check_approval_waived(
     body: &str,
+    scope: &[String],
     evidence: &Evidence,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
@@ -213,8 +222,14 @@ pub(super) fn check_approval_waived(
     if !waived {
         return;
     }
-    let subject_to_approval = |s: &str| polarity(s).qualified && APPROVAL.is_match(s) && !polarity(s).negated;
-    if let Some(r) = passage_with_sentence(evidence, subject_to_approval) {
+    let subject_to_approval = |s: &str| polarity(s).qualified && UNDER_APPROVAL.is_match(s) && !polarity(s).negated;
+    // Another listing's approval rule says nothing of the listing the reply speaks of.
+    let in_scope = |p: &&crate::grounding::evidence::Passage| {
+        scope.is_empty() || p.listing.as_ref().is_none_or(|l| scope.contains(l))
+    };
+    let record =
+        evidence.passages.iter().filter(in_scope).find(|p| plain(&p.text).split(". ").any(subject_to_approval));
+    if let Some(r) = record {
         push(
             FindingKind::Contradicted,
             format!("says no approval or decision is needed; the record makes it subject to one [{}]", r.source),
@@ -275,7 +290,7 @@ mod tests {
             "description": "Dogs and cats are possible on request, subject to the landlord's approval."}));
         let flagged = |body: &str| {
             let mut n = 0;
-            check_approval_waived(body, &e, &mut |_, _, _| n += 1);
+            check_approval_waived(body, &[], &e, &mut |_, _, _| n += 1);
             n > 0
         };
         for wrong in [
@@ -287,6 +302,31 @@ mod tests {
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
+        // Another listing's approval rule: "hier" is B-2001, whose record has none.
+        let mut n = 0;
+        let waived = "Hier ist auch keine Einzelfallentscheidung des Vermieters vorgesehen.";
+        check_approval_waived(waived, &["B-2001".to_owned()], &e, &mut |_, _, _| n += 1);
+        assert_eq!(n, 0);
+        check_approval_waived(waived, &["B-2002".to_owned()], &e, &mut |_, _, _| n += 1);
+        assert_eq!(n, 1);
+        // A permission the record grants ("applies …, as long as …") needs nobody's approval.
+        let mut granted = Evidence::default();
+        granted.add_tool_result(&serde_json::json!({"id": "policy:pets#small-animals", "text":
+            "Small animals kept in a cage, such as hamsters, are allowed without asking the landlord. The permission for small animals applies to every residential rental, as long as the number of animals stays usual."}));
+        let mut n = 0;
+        check_approval_waived(
+            "Für Ihren Hamster brauchen Sie keine Zustimmung des Vermieters.",
+            &[],
+            &granted,
+            &mut |_, _, _| n += 1,
+        );
+        check_approval_waived(
+            "You won't need the landlord's permission for a hamster.",
+            &[],
+            &granted,
+            &mut |_, _, _| n += 1,
+        );
+        assert_eq!(n, 0);
         for right in [
             "Eine Zusage ist das noch nicht; der Vermieter entscheidet im Einzelfall.",
             "Sie brauchen die Zustimmung nicht selbst einzuholen, das läuft über uns.",
