@@ -45,9 +45,9 @@ use super::terms::{shared, terms, vocabulary, Term};
 use super::text::citations;
 use super::text::{own_text, sentences};
 use super::wording::{
-    clauses, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, DOG_OR_CAT, EXCLUSIVE, HANDOFF, INDIRECT_QUESTION,
-    MAY_NOT, NEED, OFFER_TO_ASK, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST, SMALL_ANIMALS, SUGGESTS,
-    THANKS, VERB,
+    clauses, ABSENCE, BEFORE, CONCLUDES, CONTRACTION, DEPENDS, DOG_OR_CAT, EMPTY_RESULT, EXCLUSIVE, HANDOFF,
+    INDIRECT_QUESTION, MAY_NOT, NEED, OFFER_TO_ASK, PARENS, PRONOUN_OBJECT, REPLY_HEDGE, REPORTED, REQUEST,
+    SMALL_ANIMALS, SUGGESTS, THANKS, VERB,
 };
 use super::{Finding, FindingKind, Grounding, SentenceCheck, SentenceRole};
 use crate::fold::{fold, plain};
@@ -228,6 +228,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
         }
         if matches!(role, SentenceRole::Claim | SentenceRole::Assistant) {
             super::pets::check_pets(&body, &previous, &scope, evidence, &mut push);
+            super::small_animals::check_small_animals(&body, &previous, evidence, &mut push);
         }
         if role == SentenceRole::Claim {
             let named_here: Vec<String> =
@@ -288,6 +289,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                 if sentence_terms.len() >= 2
                     && asserts
                     && !THANKS.is_match(&folded)
+                    && !EMPTY_RESULT.is_match(&folded)
                     && !polarity(&folded).conditional
                     && !REQUEST.is_match(&folded)
                     && !customer_covers(&sentence_terms, &customer_terms)

@@ -49,6 +49,7 @@ mod rights;
 mod roles;
 mod scope_offers;
 mod settlement;
+mod small_animals;
 mod spelled;
 mod step_dates;
 pub mod tables;

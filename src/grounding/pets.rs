@@ -18,7 +18,7 @@ use regex::Regex;
 
 use super::evidence::Evidence;
 use super::polarity::polarity;
-use super::wording::{clauses, NEED};
+use super::wording::{clauses, NEED, SMALL_ANIMALS};
 use super::FindingKind;
 use crate::fold::plain;
 
@@ -332,6 +332,18 @@ pub(super) fn check_pets(
     // "… lists dogs as on request. So yes, he can move in with you": the
     // pronoun stands for the animal of the sentence before.
     if !ANIMAL.is_match(&plain(body)) && !(PRONOUN.is_match(body) && ANIMAL.is_match(&plain(previous))) {
+        return;
+    }
+    // "… für Kleintiere wie Hamster brauchen Sie keine Erlaubnis. Das gilt bei allen
+    // Mietwohnungen, solange …": naming no dog or cat, it goes on about the small
+    // animals the sentence before ended on.
+    let last = |re: &Regex, s: &str| re.find_iter(s).last().map(|m| m.start());
+    let before = plain(previous);
+    let dog_or_cat = &super::small_animals::DOG_OR_CAT_WORD;
+    if !dog_or_cat.is_match(&plain(body))
+        && !SMALL_ANIMALS.is_match(&plain(body))
+        && last(&SMALL_ANIMALS, &before) > last(dog_or_cat, &before)
+    {
         return;
     }
     let records = records(evidence);

@@ -153,3 +153,40 @@ fn a_cat_set_aside_leaves_a_sentence_about_small_animals() {
         1
     );
 }
+
+#[test]
+fn a_sentence_after_one_ending_on_small_animals_goes_on_about_them() {
+    let mut e = Evidence::default();
+    e.add_tool_result(
+        &serde_json::json!({"id": "B-2001", "description": "Dogs and cats are not allowed.", "petsAllowed": "no"}),
+    );
+    let findings = |body: &str, previous: &str| {
+        let mut n = 0;
+        check_pets(body, previous, &["B-2001".to_owned()], &e, &mut |_, _, _| n += 1);
+        n
+    };
+    let small_last =
+        "Das Verbot betrifft nur Hunde und Katzen; Kleintiere wie Hamster dürfen Sie ohne Erlaubnis halten.";
+    let cat_last = "Kleintiere sind erlaubt, und Ihre Katze auch.";
+    let follow_on = "Das gilt bei allen unseren Mietwohnungen, solange die Zahl der Tiere im üblichen Rahmen bleibt.";
+    assert_eq!(findings(follow_on, small_last), 0);
+    // After a sentence that ended on the cat, the same words speak of the cat.
+    assert_eq!(findings(follow_on, cat_last), 1);
+}
+
+#[test]
+fn a_house_cat_is_a_cat_after_a_sentence_on_small_animals() {
+    let mut e = Evidence::default();
+    e.add_tool_result(
+        &serde_json::json!({"id": "B-2001", "description": "Dogs and cats are not allowed.", "petsAllowed": "no"}),
+    );
+    let mut n = 0;
+    check_pets(
+        "Eine reine Wohnungskatze fällt damit ebenfalls unter diese Regel – die können Sie also mitbringen.",
+        "Kleintiere wie Hamster dürfen Sie ohne Rückfrage halten.",
+        &["B-2001".to_owned()],
+        &e,
+        &mut |_, _, _| n += 1,
+    );
+    assert_eq!(n, 1);
+}

@@ -17,7 +17,7 @@ use regex::Regex;
 use super::evidence::Evidence;
 use super::polarity::polarity;
 use super::terms::{shared, terms, vocabulary, Term};
-use super::wording::clauses;
+use super::wording::{clauses, DOG_OR_CAT, SMALL_ANIMALS};
 use super::FindingKind;
 use crate::fold::plain;
 
@@ -181,6 +181,19 @@ static UNDER_APPROVAL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// An approval done without ("without a separate decision", "ohne
+/// gesonderte Zustimmung des Vermieters"; folded text).
+static WITHOUT_APPROVAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(without|ohne) (\S+ ){0,3}(approval|consent|decision|permission|sign-off|\w*zustimmung|genehmigung|\w*entscheidung|erlaubnis)\b")
+        .expect("valid pattern")
+});
+
+/// Any denial word: "not possible without approval" needs the approval.
+static ANY_DENIAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(not|no|never|cannot|can't|won't|isn't|aren't|nicht|kein\w*|nie|niemals|nur|only)\b|n't\b")
+        .expect("valid pattern")
+});
+
 /// Needing something, or its being foreseen (folded text).
 static NEEDED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(brauch\w*|benotig\w*|bedarf|bedurfen|erforderlich|notig|notwendig|vorgesehen|need\w*|required|necessary|gilt)\b")
@@ -209,7 +222,19 @@ pub(super) fn check_approval_waived(
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let folded = plain(body);
-    if !APPROVAL.is_match(&folded) || !NEEDED.is_match(&folded) || ONESELF.is_match(&folded) {
+    // "already allow two cats per unit without a separate decision": an
+    // approval done without, in a clause that denies nothing else.
+    let without = clauses(&folded).iter().any(|(_, c)| {
+        WITHOUT_APPROVAL
+            .find(c)
+            .is_some_and(|m| !ANY_DENIAL.is_match(&format!("{} {}", &c[..m.start()], &c[m.end()..])))
+    });
+    if !(APPROVAL.is_match(&folded) && NEEDED.is_match(&folded) || without) || ONESELF.is_match(&folded) {
+        return;
+    }
+    // Small animals need nobody's approval (policy:pets#small-animals): what the
+    // approval of a dog or cat asks does not bind them.
+    if SMALL_ANIMALS.is_match(&folded) && !DOG_OR_CAT.is_match(&folded) {
         return;
     }
     // "It isn't a yes: the landlord's approval is needed first", "…, so there's
@@ -217,8 +242,10 @@ pub(super) fn check_approval_waived(
     // ends the clause it interrupts.
     let parts = clauses(&folded);
     let tail_denial = BARE_DENIAL.is_match(&folded);
-    let waived =
-        parts.iter().any(|(_, c)| APPROVAL.is_match(c) && NEEDED.is_match(c) && (polarity(c).negated || tail_denial));
+    let waived = without
+        || parts
+            .iter()
+            .any(|(_, c)| APPROVAL.is_match(c) && NEEDED.is_match(c) && (polarity(c).negated || tail_denial));
     if !waived {
         return;
     }
@@ -302,6 +329,25 @@ mod tests {
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
+        // An approval done without, against "requires approval under the community rules".
+        let mut k = Evidence::default();
+        k.add_tool_result(&serde_json::json!({"id": "K-4003",
+            "description": "Keeping dogs or cats requires approval under the community rules of the owners' association."}));
+        let count = |body: &str| {
+            let mut n = 0;
+            check_approval_waived(body, &[], &k, &mut |_, _, _| n += 1);
+            n
+        };
+        assert_eq!(
+            count(
+                "That said, the rules there already provide for up to two cats per unit without a separate decision."
+            ),
+            1
+        );
+        assert_eq!(count("Zwei Katzen dürfen Sie dort auch ohne gesonderte Genehmigung halten."), 1);
+        assert_eq!(count("Without the owners' approval the cats cannot move in."), 0);
+        assert_eq!(count("Cats are only possible with approval, not without it."), 0);
+        assert_eq!(count("Hamster und Fische dürfen Sie dort ohne Genehmigung halten."), 0);
         // Another listing's approval rule: "hier" is B-2001, whose record has none.
         let mut n = 0;
         let waived = "Hier ist auch keine Einzelfallentscheidung des Vermieters vorgesehen.";

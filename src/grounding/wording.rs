@@ -180,7 +180,7 @@ pub fn label_stands_alone(label: &str) -> bool {
 /// Thanks and regrets inside a sentence ("Schade, dass …, aber danke für die
 /// Rückmeldung"): courtesy, not a fact.
 pub(super) static THANKS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(dank\w*|thanks?|thank you|schade|sorry|pity|shame|glad|happy to hear|freut mich|schon, dass|nice that|good to hear|great that)\b")
+    Regex::new(r"\b(dank\w*|thanks?|thank you|schade|sorry|pity|shame|glad|happy to hear|freut mich|schon, dass|nice that|good to hear|great that|tut (mir|uns) (\w+ )?leid|bedauer\w*|entschuldig\w*|apologi[sz]e\w*|apologies|regret\w*)\b")
         .expect("valid pattern")
 });
 
@@ -440,6 +440,14 @@ pub(super) fn join_trailing_negations(text: &str, spans: Vec<(bool, usize, usize
 /// it denies what the records hold, not the thing itself.
 pub(super) static ABSENCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(says|say|states|mentions|gives|shows|contains|holds) nothing (about|on|of|regarding)\b|\bsilent on\b|\b(steht|stehen) (dort |darin |hier )?nichts\b|\b(does|do|did)(n't| not) (say|state|mention|specify|show|list|give|tell|indicate|include any)\b|\b(is|are) (silent|not (stated|mentioned|specified|given|listed|recorded|known))\b|\bno (information|details?|figures?|indication|mention|breakdown)\b|\bgeht\b.{0,60}\bnicht hervor\b|\b(keine|ohne) (angabe|angaben|information|informationen|hinweis|aufschlusselung)\w*\b|\b(nennt|erwahnt|sagt)\b.{0,40}\b(nicht|nichts|keine\w*)\b|\bnowhere in\b|\bnot in (our|the|my) (records|listing|documents|data)\b|\b(neither|nor|no|not)\b.{0,60}\b(appears?|shows? up|is (given|listed|stated)) in (our|the|my) (records?|listing|data|details)\b|\b(nicht|nichts) (bekannt|vermerkt|angegeben|erwahnt|hinterlegt)\b|\bnicht (zu )?entnehmen\b|\bnicht zu erkennen\b|\b(not|nicht) (contained|included|given|found|enthalten) in (the|our|its) (listing|records?|data|details|documents)\b")
+        .expect("valid pattern")
+});
+
+/// A report that a search found nothing ("the search comes up empty", "nothing
+/// fits your budget", "die Suche ergab keine Treffer"): with no passage in the
+/// evidence, it is what an empty search result says, not a claim without one.
+pub(super) static EMPTY_RESULT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(comes?|came) (back |up )?empty\b|\bturn(s|ed)? up nothing\b|\bnothing (that |which )?(fits|matches|meets|comes in|falls)\b|\b(ergab|ergibt|liefert\w*|brachte) (leider )?(keine\w*|nichts)\b|\bkeine\w* (passende\w* )?(treffer|ergebnis\w*)\b|\bno (hits|results|matches)\b|\b(nichts|keine\w*),? (was|das|die|der) (passt|in frage kommt|ihren? \w+ entspricht)\b")
         .expect("valid pattern")
 });
 
