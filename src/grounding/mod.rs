@@ -44,6 +44,7 @@ pub mod polarity;
 mod quotes;
 mod recipients;
 mod record_clauses;
+mod renovations;
 mod requirements;
 mod rights;
 mod roles;
