@@ -241,6 +241,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             };
             check_figures(text, &body, &sources, evidence, &customer_text, &mut push);
             check_counts(&body, &scope, evidence, &mut push);
+            super::comparisons::check_comparisons(&body, &mut push);
             super::figure_checks::check_estimate_settled(&body, evidence, &mut push);
             super::figure_checks::check_quantities(
                 &body,

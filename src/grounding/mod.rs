@@ -23,6 +23,7 @@ pub mod arithmetic;
 mod binding;
 mod claims;
 mod clause_relations;
+mod comparisons;
 mod contrast;
 mod corrections;
 mod counted;

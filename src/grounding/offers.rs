@@ -33,6 +33,39 @@ static NO_OBJECTION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// The price said to be likely accepted, hedged or not ("should go through",
+/// "dürften Sie gute Karten haben", "ich würde mit diesem Betrag planen"):
+/// a forecast of the landlord's answer is a promise in other words (folded text).
+static LIKELY_ACCEPTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bgute karten\b|\bgood (chances?|odds)\b|\b(should|will|would|is likely to|durfte\w*|wird|wurde|sollte\w*) (\w+ ){0,3}(go through|be accepted|work out|fly|durchgehen|angenommen werden|klappen|durchkommen)\b|\b(i'?d|i would|ich wurde|you can|you could|konnen sie|durfen sie) (\w+ ){0,4}(plan|planen|rechnen|kalkulieren)\b")
+        .expect("valid pattern")
+});
+
+/// The customer's figure named without its digits ("your figure", "Ihr Angebot"; folded text).
+static THEIR_FIGURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(your|ihr|ihre|ihren|ihrem|diese[mnr]?|this|that|the) (figure|offer|price|amount|bid|angebot|preis|betrag|gebot|preisvorschlag|vorschlag)\b")
+        .expect("valid pattern")
+});
+
+/// A listing record or policy passage (`K-4003#s2`, `M-3001.price`, `policy:…`),
+/// not a tool's echo of the customer's words (a hand-off summary).
+fn is_record(source: &str) -> bool {
+    source.starts_with("policy:") || LISTING_SOURCE.is_match(source)
+}
+
+static LISTING_SOURCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Z]{1,3}-\d{3,5}[#.]").expect("valid pattern"));
+
+/// A denial word ("won't go through", "nicht"; folded text).
+static NOT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(not|nicht|kein\w*|never|nie|no)\b|n't\b").expect("valid pattern"));
+
+/// Not knowing the answer ("whether", "ob", "no guarantee"; folded text).
+static OPEN_ANSWER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(whether|ob|no guarantee|keine garantie|can't say|cannot say|kann (ich )?(nicht|keine)|erst (nach|wenn|sobald)|only (after|once|when|if)|sobald)\b")
+        .expect("valid pattern")
+});
+
 /// A condition on the landlord's or owner's agreement (folded text).
 static LANDLORD_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(wenn|falls|sofern|ob|if|whether|provided)\b.{0,50}\b(vermieter\w*|landlord|owner|eigentumer\w*|zustimm\w*|agrees?|einverstanden)\b")
@@ -47,10 +80,33 @@ pub(super) fn check_offer_accepted(
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let folded = plain(body);
-    if !ACCEPTABLE.is_match(&folded) && !NO_OBJECTION.is_match(&folded) {
+    if LANDLORD_CONDITION.is_match(&folded) {
         return;
     }
-    if LANDLORD_CONDITION.is_match(&folded) {
+    // "so your figure should go through": a forecast of the answer to a price
+    // only the customer gave, with or without its digits.
+    // A price the customer wrote that no record or policy gives (a hand-off summary may repeat it).
+    let customer_price = evidence.user_numbers.iter().any(|v| {
+        *v >= 100.0 && !evidence.figures.iter().any(|f| is_record(&f.source) && (f.figure.value - v).abs() < 0.5)
+    });
+    let forecast = clauses(&folded).iter().any(|(_, c)| {
+        LIKELY_ACCEPTED.is_match(c)
+            // "without much trouble" denies nothing.
+            && !NOT.is_match(c)
+            && !OPEN_ANSWER.is_match(&folded)
+            && !c.contains('?')
+            && (THEIR_FIGURE.is_match(&folded)
+                || figures(c).iter().any(|f| evidence.user_wrote(f.value) && !evidence.tool_supports(f)))
+    });
+    if forecast && customer_price {
+        push(
+            FindingKind::Commitment,
+            "forecasts that the landlord or seller accepts the customer's own price, which only they can decide".into(),
+            None,
+        );
+        return;
+    }
+    if !ACCEPTABLE.is_match(&folded) && !NO_OBJECTION.is_match(&folded) {
         return;
     }
     let offered: Vec<String> = figures(body)
@@ -107,6 +163,8 @@ mod tests {
             "Gegen 1.100 € statt der ausgeschriebenen Miete spricht von Vermieterseite nichts.",
             "Mit einem Entgegenkommen des Vermieters auf 1.100 € ist nach Einschätzung der Agentur jedoch zu rechnen.",
             "1,100 EUR would be fine for the landlord.",
+            "Since the flat is vacant, the seller will be keen on a quick sale, so your figure should go through without much trouble.",
+            "Da die Wohnung erst im März frei wird, dürften Sie mit 1.100 € Kaltmiete gute Karten haben – ich würde mit diesem Betrag planen.",
         ] {
             assert!(flags(wrong), "{wrong}");
         }
@@ -118,6 +176,10 @@ mod tests {
             "If the landlord agrees, 1,100 EUR would be fine.",
             "Die Kaltmiete beträgt 1.190 EUR, das ist in Ordnung so im Inserat angegeben.",
             "Ihr Vorschlag von 1.100 EUR liegt beim Vermieter; ich kann ihn nicht annehmen.",
+            "Whether your offer will be accepted, I can't say; a colleague will get back to you.",
+            "Before you plan with that figure, I need to put something right: my previous reply gave you the wrong cold rent.",
+            "Your offer of 1,100 EUR won't go through me: the landlord decides.",
+            "Ich habe Ihr Angebot weitergegeben; mit diesem Betrag planen können Sie erst nach der Zusage des Vermieters.",
         ] {
             assert!(!flags(right), "{right}");
         }
