@@ -30,6 +30,7 @@ mod counted;
 pub mod counts;
 mod covers;
 mod definitions;
+mod deposit_base;
 pub mod durations;
 pub mod evidence;
 mod figure_checks;

@@ -1,0 +1,130 @@
+//! What a deposit is counted in: the records say "three months' cold rent,
+//! without utilities" (`data/policies/deposit.md`, every listing's record).
+//! Wrong replies keep "three months" and move the base: "It is based on what
+//! you pay each month in total, i.e. the cold rent … plus the 195 EUR
+//! utilities", "auf Basis der reinen Kaltmiete allerdings nicht, sondern
+//! einschließlich der 215 € Nebenkosten". A deposit on the warm rent is one of
+//! the wrong replies `labels/README.md` lists; the wordings here come from the
+//! label-only sibling split `labels/dev53.yaml` (the held-out deposit cases
+//! were not read).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::evidence::Evidence;
+use super::FindingKind;
+use crate::fold::plain;
+
+/// The deposit (folded text).
+static DEPOSIT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(deposit|kaution\w*|mietsicherheit)\b").expect("valid pattern"));
+
+/// A pronoun that opens a sentence and can stand for the deposit of the one before.
+static PRONOUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\W*(it|this|that|sie|diese|das|dies|es)\b").expect("valid pattern"));
+
+/// The base of a deposit: what it is counted in or on (folded text).
+static BASE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(based on|calculated (on|from)|worked out (on|from)|counted (on|in)|measured (on|in)|auf (basis|grundlage)|berechnet (auf|aus|nach|von)|bemisst sich|bezogen auf|ausgehend von|(three|3|drei) (months?|monats?\w*|monthly|times)|dreifache\w*)\b")
+        .expect("valid pattern")
+});
+
+/// The warm rent, or the utilities counted in (folded text).
+static WARM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(warm rent|warmmiete\w*|gesamtmiete|bruttomiete|(monthly |month's |monatliche\w* )?(total|totals|gesamtbetrag|gesamtsumme)|in total|insgesamt|what you pay (each|every|per|a) month|(inklusive|inkl|einschliesslich|zuzuglich|mitsamt|samt|plus|including|inclusive of|incl) (der |den |die |the |your )?(\d[\d.,]* eur )?(nebenkosten|betriebskosten|utilities|service charges|nk))\b")
+        .expect("valid pattern")
+});
+
+/// A denial or exclusion just before the warm marker ("not including", "ohne").
+static DENIED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(not|nicht|kein\w*|ohne|without|excluding|exclusive of|never|nie)\b\W*(\w+\W+){0,2}$")
+        .expect("valid pattern")
+});
+
+/// A contrast that starts what is asserted ("nicht A, sondern B"; folded text).
+static CONTRAST: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(sondern|but|rather|instead)\b").expect("valid pattern"));
+
+/// A record sentence that counts the deposit in cold rent (folded text).
+static COLD_DEPOSIT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(deposit|kaution)\b[^.]{0,80}\b(cold rent|kaltmiete\w*)").expect("valid pattern"));
+
+/// Flags a claim sentence (`body`, original text; `previous`: the sentence
+/// before) that counts the deposit on the warm rent or with the utilities,
+/// when a record counts it in cold rent.
+pub(super) fn check_deposit_base(
+    body: &str,
+    previous: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    // One space between words: "195 €" folds to "195  EUR ".
+    let folded = plain(body).split_whitespace().collect::<Vec<_>>().join(" ");
+    let about_deposit = DEPOSIT.is_match(&folded) || (PRONOUN.is_match(&folded) && DEPOSIT.is_match(&plain(previous)));
+    if !about_deposit || !BASE.is_match(&folded) {
+        return;
+    }
+    // The clauses after a dash or a semicolon stand apart; a comma does not
+    // ("…, sondern einschließlich der Nebenkosten" continues the base).
+    // (Folding turns a dash into " - ".) "nicht, sondern einschließlich": the
+    // denial before "sondern" is not the warm marker's.
+    let warm = folded.split([';', '\u{2013}', '\u{2014}']).flat_map(|p| p.split(" - ")).any(|part| {
+        BASE.is_match(part)
+            && WARM.find_iter(part).any(|m| {
+                let before = &part[..m.start()];
+                let tail = CONTRAST.find_iter(before).last().map_or(before, |c| &before[c.end()..]);
+                !DENIED_BEFORE.is_match(tail)
+            })
+    });
+    if !warm {
+        return;
+    }
+    let record = evidence.passages.iter().find(|p| COLD_DEPOSIT.is_match(&plain(&p.text)));
+    if let Some(r) = record {
+        push(
+            FindingKind::Contradicted,
+            format!(
+                "counts the deposit on the warm rent or with the utilities; the record counts it in cold rent [{}]",
+                r.source
+            ),
+            Some(r.source.clone()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flagged(body: &str, previous: &str) -> bool {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "HH-1002", "description":
+            "The cold rent (Kaltmiete) is 1,190 EUR per month. Utilities (Nebenkosten) are an additional 195 EUR per month, heating included. The deposit (Kaution) is three months' cold rent."}));
+        let mut n = 0;
+        check_deposit_base(body, previous, &e, &mut |_, _, _| n += 1);
+        n > 0
+    }
+
+    #[test]
+    fn a_deposit_counted_on_the_warm_rent() {
+        let before = "For HH-1002 the deposit is three months' rent.";
+        for (wrong, previous) in [
+            ("It is based on what you pay each month in total, i.e. the cold rent of 1,190 EUR plus the 195 EUR utilities.", before),
+            ("Die Kaution beträgt drei Monatsmieten – auf Basis der reinen Kaltmiete von 1.190 € allerdings nicht, sondern einschließlich der 195 € Nebenkosten.", ""),
+            ("The deposit is three months' warm rent.", ""),
+            ("Die Kaution beträgt drei Monatsmieten inklusive Nebenkosten.", ""),
+        ] {
+            assert!(flagged(wrong, previous), "{wrong}");
+        }
+        for (right, previous) in [
+            ("The deposit is three months' cold rent, not including the utilities.", ""),
+            ("Die Kaution beträgt drei Kaltmieten; die Nebenkosten von 195 € kommen monatlich zur Miete hinzu.", ""),
+            ("The deposit is three months' cold rent, without utilities.", ""),
+            ("It is three months of the 1,190 EUR cold rent, so the 195 EUR utilities stay out of it.", before),
+            ("Your monthly total is 1,385 EUR including utilities.", before),
+        ] {
+            assert!(!flagged(right, previous), "{right}");
+        }
+    }
+}
