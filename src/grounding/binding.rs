@@ -29,7 +29,7 @@ static KINDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     [
         (
             "utilities",
-            r"\b(utilities|utility costs?|nebenkosten\w*|betriebskosten\w*|running costs|service charges?)\b",
+            r"\b(utilities|utility costs?|nk|nebenkosten\w*|betriebskosten\w*|running costs|service charges?)\b",
         ),
         ("parking", r"\b(parking( space)?|car park|stellplatz\w*|tiefgarage\w*|garage|parkplatz\w*)\b"),
         ("deposit", r"\b(deposit|kaution|mietkaution|security deposit)\b"),

@@ -344,6 +344,15 @@ mod tests {
         let reply = "HH-1001 costs 1,650 EUR a month plus 240 EUR utilities (heating included).";
         assert_eq!(kinds(reply, HEATING, 0), []);
     }
+    /// "…, and so are raises …" takes its denial from the clause before.
+    #[test]
+    fn an_ellipsis_borrows_the_predicate_before_it() {
+        let record = "The rent is a graduated rent. During a graduated rent, the landlord cannot add an index increase or raise the rent to the local comparative rent.";
+        let right = "For HH-1001, tying the rent to the price index is ruled out, and so are raises to the local comparative rent.";
+        assert!(!kinds(right, record, 0).contains(&FindingKind::Contradicted));
+        let wrong = "For HH-1001, the landlord can add an index increase.";
+        assert!(kinds(wrong, record, 0).contains(&FindingKind::Contradicted));
+    }
 }
 
 #[cfg(test)]

@@ -190,6 +190,14 @@ pub(super) fn same_subject(reply: &[Term], ev: &[Term]) -> bool {
     sh >= 2 || (sh == 1 && a.len().min(b.len()) <= 1 && a.len() <= 2)
 }
 
+/// An ellipsis that takes its predicate from the clause before ("…is ruled
+/// out, and so are raises to the local comparative rent", "ebenso die
+/// Mieterhöhung nach Modernisierung"): no polarity of its own to compare.
+pub(super) static ELLIPSIS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\W*(and |und )?((so|as|neither|nor) (is|are|was|were|does|do|did|can|could|would)|(ebenso|genauso|ebenfalls|gleichfalls|likewise)|(is|are|was|were) [^?]*$)")
+        .expect("valid pattern")
+});
+
 /// A denial of a few words that opens its clause ("nicht bei Vermietungen",
 /// "but not through the landlord"), folded text.
 pub(super) static ELLIPTIC_NOT: LazyLock<Regex> = LazyLock::new(|| {

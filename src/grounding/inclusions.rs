@@ -104,7 +104,7 @@ static PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
 /// Utilities (Nebenkosten) themselves: an extra said of them is not said of
 /// the costs they include.
 pub(super) static UTILITIES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(utilities|utility costs|service charges?|running costs|nebenkosten\w*|betriebskosten\w*)\b")
+    Regex::new(r"\b(utilities|utility costs|nk|service charges?|running costs|nebenkosten\w*|betriebskosten\w*)\b")
         .expect("valid pattern")
 });
 

@@ -124,7 +124,7 @@ static MANNER: LazyLock<Regex> = LazyLock::new(|| {
 /// problem" say yes, "not only … but" adds; "any part of it" includes nothing.
 static IDIOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(on the plus side|plus point|pluspunkt|kein problem|no problem|no worries|kein thema|ohne (einen |jeden )?haken( an der sache)?|without (a|any) catch|no catch|no strings attached|ohne wenn und aber|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of|(isn't|is not|nicht) (\w+ )?(unwilling|averse|opposed|abgeneigt)|(may|might|could) (well )?be worth|(doesn'?t|does not|won'?t|will not|wouldn'?t|would not) (change|affect|alter) (how|what|that|the fact|anything)|andert (\w+ )?nichts (daran|an)|without (any |much |great )?(difficulty|difficulties|problems?|trouble|issues?|hassle)|no (\w+ )?(difficulty|difficulties|obstacle)|kein\w* (einschrankung|beschrankung)\w*|no restrictions?|ohne (grosse )?(probleme?|schwierigkeit\w*)|allow(s|ed|ing)? (for|extra|enough|plenty of))\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
+        r"\b(free (from|as of|as from|on)|(is|are|becomes?) free (to rent )?(from|on)|frei ab|on the plus side|plus point|pluspunkt|kein problem|no problem|no worries|kein thema|ohne (einen |jeden )?haken( an der sache)?|without (a|any) catch|no catch|no strings attached|ohne wenn und aber|not only|nicht nur|no doubt|ohne zweifel|kein zweifel|on (its|their|his|her) own merits|keine?n? fehlgriff|nichts falsch|can'?t go wrong|won'?t go wrong|nothing to lose|no way around|can'?t get around|kein weg vorbei|(any|every|some|each|which) part of|(isn't|is not|nicht) (\w+ )?(unwilling|averse|opposed|abgeneigt)|(may|might|could) (well )?be worth|(doesn'?t|does not|won'?t|will not|wouldn'?t|would not) (change|affect|alter) (how|what|that|the fact|anything)|andert (\w+ )?nichts (daran|an)|without (any |much |great )?(difficulty|difficulties|problems?|trouble|issues?|hassle)|no (\w+ )?(difficulty|difficulties|obstacle)|kein\w* (einschrankung|beschrankung)\w*|no restrictions?|ohne (grosse )?(probleme?|schwierigkeit\w*)|allow(s|ed|ing)? (for|extra|enough|plenty of))\b|\bum\b.{0,60}\bnicht herum\b|\bfuhrt kein weg\b.{0,40}\bvorbei\b",
     )
     .expect("valid pattern")
 });
@@ -269,6 +269,10 @@ mod tests {
         assert_eq!(polarity("Zusätzlich: Sonderumlage Fassade geschätzt 18.000 €").included, None);
         assert_eq!(polarity("Zusätzlich gilt: Tenants are not charged any fee for viewings").included, None);
         assert_eq!(polarity("On the plus side, the staircase was renovated in 2021").included, None);
+        // "free from" a date is when a flat can be let, not a price of nothing.
+        assert_eq!(polarity("| Free from | 1 Feb 2027 |").included, None);
+        assert_eq!(polarity("The flat is free from 1 February 2027").included, None);
+        assert_eq!(polarity("Parking is free").included, Some(true));
     }
 
     #[test]

@@ -29,7 +29,7 @@ static IN_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
 /// An amount said to hold the utilities: "its cold rent of 1,650 EUR per
 /// month already includes the utilities" (folded text; the figure is group `f`).
 static HOLDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?P<f>\d[\d.,]*) eur\b[^;]{0,25}\b(already |bereits |schon )?(includes?|including|incl|inkl|inklusive|einschliesslich|covers?|contains?|enthalt|beinhaltet|umfasst)\b")
+    Regex::new(r"(?P<f>\d[\d.,]*) eur\b[^;\d]{0,25}\b(already |bereits |schon )?(includes?|including|incl|inkl|inklusive|einschliesslich|covers?|contains?|enthalt|beinhaltet|umfasst)\b")
         .expect("valid pattern")
 });
 
@@ -229,6 +229,8 @@ mod tests {
         );
         assert_eq!(findings("The utilities are not included in the 1,650 EUR cold rent."), 0);
         assert_eq!(findings("Utilities, heating and internet are all included in the 1,350 EUR monthly rent."), 0);
+        // "inkl." glosses the utilities after another figure, not the rent before it.
+        assert_eq!(findings("1.650 EUR kalt + 240 EUR NK (inkl. Heizung)."), 0);
     }
 
     #[test]

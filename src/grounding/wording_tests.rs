@@ -369,3 +369,17 @@ fn a_pet_approval_claimed_in_other_words_is_a_commitment() {
     // The route itself is none.
     assert!(!c("The landlord decides case by case; the decision is confirmed in writing."));
 }
+
+#[test]
+fn a_matter_handed_to_a_person_in_a_formal_register() {
+    let h = |s: &str| HANDOFF.is_match(&crate::fold::plain(s));
+    assert!(h(
+        "Ich habe Ihr Anliegen als förmliche Reklamation an eine zuständige Person in unserer Agentur übergeben."
+    ));
+    assert!(h("Diese wird auf Sie zukommen, um den Vorfall mit Ihnen zu besprechen."));
+    assert!(h("Von dort würde man sich mit Ihnen in Verbindung setzen."));
+    assert!(!h("Die Wohnung wird zum 1. März übergeben."));
+    let r = |s: &str| REQUEST.is_match(&crate::fold::plain(s));
+    assert!(r("Sollten Sie weitere Einzelheiten ergänzen wollen, teilen Sie mir diese gern mit."));
+    assert!(r("Geben Sie mir einfach Bescheid."));
+}
