@@ -257,6 +257,9 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::uses::check_residential_use(&body, evidence, &mut push);
             super::renovations::check_renovations(&body, &scope, evidence, &mut push);
             super::deposit_base::check_deposit_base(&body, &previous, evidence, &mut push);
+            super::deposit_base::check_deposit_cap(&body, evidence, &mut push);
+            super::commission::check_commission_share(&body, evidence, &mut push);
+            super::sublet::check_sublet(&body, evidence, &mut push);
             super::payers::check_payers(&body, &own, evidence, &mut push);
             super::payers::check_payees(&body, evidence, &mut push);
             super::requirements::check_requirements(&body, evidence, &mut push);

@@ -15,7 +15,7 @@ use super::FindingKind;
 
 /// The assistant correcting its own words (folded text).
 static SELF_CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(correct (myself|my (earlier|previous|last|first) (reply|answer|message|statement)|that|what i (said|wrote))|i was wrong|i made a mistake|my mistake|scratch that|i misspoke|i need to take (that|this) back|muss (ich )?mich (da |hier )?(korrigieren|berichtigen)|korrigiere (ich )?mich|(korrigieren|berichtigen) muss ich mich|mein fehler|ich habe mich (geirrt|vertan)|meine (vorige|vorherige|letzte|erste) (antwort|aussage|nachricht) (war falsch|muss ich korrigieren|korrigieren)|nehme ich zuruck|(meine|mein|meiner) (\w+ ){0,2}(antwort|auskunft|aussage|angabe|angaben|nachricht)\w* (\w+ ){0,3}(korrigieren|berichtigen|richtigstellen)|correct (my|an) (\w+ ){0,2}(reply|answer|message|statement|information)|korrektur zu meine[rmns]? (\w+ ){0,2}(angabe|antwort|auskunft|aussage|nachricht)|(korrektur|berichtigung|richtigstellung) (dazu|hierzu)|(a |one )?(\w+ )?correction (to|on) (that|this|what i)|(let me|i (should|must|need to|have to)) (amend|revise|correct) (that|this|what)|as i (mentioned|said|told you|explained|noted|wrote) (before|earlier|previously|above)|as (mentioned|said|stated) (earlier|before|previously)|wie (ich )?(bereits |schon |vorhin |eben )?(erwahnt|gesagt|mitgeteilt|geschrieben|beschrieben)|hatte ich (\w+ ){0,4}(bezeichnet|gesagt|angegeben|genannt|geschrieben))\b")
+    Regex::new(r"\b(correct (myself|my (earlier|previous|last|first) (reply|answer|message|statement)|that|what i (said|wrote))|i was wrong|i made a mistake|my mistake|scratch that|i misspoke|i need to take (that|this) back|muss (ich )?mich (da |hier )?(korrigieren|berichtigen)|korrigiere (ich )?mich|(korrigieren|berichtigen) muss ich mich|mein fehler|ich habe mich (geirrt|vertan)|meine (vorige|vorherige|letzte|erste) (antwort|aussage|nachricht) (war falsch|muss ich korrigieren|korrigieren)|nehme ich zuruck|(meine|mein|meiner) (\w+ ){0,2}(antwort|auskunft|aussage|angabe|angaben|nachricht)\w* (\w+ ){0,3}(korrigieren|berichtigen|richtigstellen)|correct (my|an) (\w+ ){0,2}(reply|answer|message|statement|information)|korrektur zu meine[rmns]? (\w+ ){0,2}(angabe|antwort|auskunft|aussage|nachricht)|(korrektur|berichtigung|richtigstellung) (dazu|hierzu)|(a |one )?(\w+ )?correction (to|on) (that|this|what i)|(let me|i (should|must|need to|have to)) (amend|revise|correct|refine|qualify) (that|this|what)|correction to (the line above|the above|my (first|last|previous|earlier) (line|point|answer|reply))|korrektur zu (vorhin|eben|oben)|(muss|mochte|sollte) (ich )?mich (\w+ ){0,2}prazisieren|as i (mentioned|said|told you|explained|noted|wrote) (before|earlier|previously|above)|as (mentioned|said|stated) (earlier|before|previously)|wie (ich )?(bereits |schon |vorhin |eben )?(erwahnt|gesagt|mitgeteilt|geschrieben|beschrieben)|hatte ich (\w+ ){0,4}(bezeichnet|gesagt|angegeben|genannt|geschrieben))\b")
         .expect("valid pattern")
 });
 
@@ -56,6 +56,15 @@ mod tests {
         assert!(found("I need to correct myself on that: the option only applies to shops.", false));
         assert!(found("Actually, let me correct that: there are open slots on Tuesdays.", false));
         assert!(found("Da muss ich mich korrigieren: die Raten gelten nur für Gewerbe.", false));
+        assert!(found("On reflection I should refine that: the ceiling applies to the cash deposit alone.", false));
+        assert!(found(
+            "Correction to the line above: HH-1002 has meanwhile been promised to another applicant.",
+            false
+        ));
+        assert!(found(
+            "Da muss ich mich allerdings gleich präzisieren: die 3,57 Prozent sind die Gesamtprovision.",
+            false
+        ));
         assert!(found("Ich muss meine frühere Auskunft korrigieren: die Heizung läuft über die Nebenkosten.", false));
         assert!(found("As I mentioned before, 2,800 EUR is the landlord's lower limit.", false));
         assert!(found("Eine Korrektur zu meiner letzten Angabe: die 420 EUR gelten für das Jahr.", false));

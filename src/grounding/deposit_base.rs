@@ -6,7 +6,9 @@
 //! einschließlich der 215 € Nebenkosten". A deposit on the warm rent is one of
 //! the wrong replies `labels/README.md` lists; the wordings here come from the
 //! label-only sibling split `labels/dev53.yaml` (the held-out deposit cases
-//! were not read).
+//! were not read). A deposit or a security beside it let above the legal cap
+//! ("the total security … can come to more than three months' cold rent") is
+//! checked here too (`labels/dev55.yaml`).
 
 use std::sync::LazyLock;
 
@@ -93,6 +95,51 @@ pub(super) fn check_deposit_base(
     }
 }
 
+/// A record that caps the deposit (folded text).
+static CAP_RECORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(legal cap|may not ask for more|at most three months|hochstens drei)\b").expect("valid pattern")
+});
+
+/// The deposit or any security beside it (folded text).
+static SECURITY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(deposit|kaution\w*|security|sicherheit\w*|guarantee|burgschaft\w*|cap|ceiling|obergrenze|hochstgrenze)\b",
+    )
+    .expect("valid pattern")
+});
+
+/// More than the cap, made possible (folded text): "can come to more than",
+/// "can stipulate a larger deposit", "darf … höher".
+static EXCEEDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(can|could|may|might|is allowed to|are allowed to|darf|durfen|kann|konnen|konnte)\b[^.;]{0,80}\b(more than|larger|higher|greater|exceed\w*|above|beyond|in addition|on top|mehr als|hoher\w*|grosser\w*|daruber hinaus|zusatzlich)\b")
+        .expect("valid pattern")
+});
+
+/// Any denial ("may not ask for more", "no landlord can"; folded text).
+static ANY_DENIAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(not|nicht|kein\w*|no|never|nie|cannot)\b|n't\b").expect("valid pattern"));
+
+/// Flags a claim sentence (`body`, original text) that lets a deposit or a
+/// security beside it exceed the cap a record states ("three months' cold
+/// rent is the legal cap, and a landlord may not ask for more").
+pub(super) fn check_deposit_cap(
+    body: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    if !SECURITY.is_match(&folded) || !EXCEEDS.is_match(&folded) || ANY_DENIAL.is_match(&folded) {
+        return;
+    }
+    if let Some(r) = evidence.passages.iter().find(|p| CAP_RECORD.is_match(&plain(&p.text))) {
+        push(
+            FindingKind::Contradicted,
+            format!("lets the deposit or a security beside it exceed the cap the record states [{}]", r.source),
+            Some(r.source.clone()),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +151,25 @@ mod tests {
         let mut n = 0;
         check_deposit_base(body, previous, &e, &mut |_, _, _| n += 1);
         n > 0
+    }
+
+    #[test]
+    fn a_deposit_above_the_cap() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"results": [{"chunkId": "policy:deposit#amount", "text":
+            "The deposit (Kaution) is at most three months' cold rent, without utilities. Three months' cold rent is the legal cap, and a landlord may not ask for more."}]}));
+        let flagged = |body: &str| {
+            let mut n = 0;
+            check_deposit_cap(body, &e, &mut |_, _, _| n += 1);
+            n > 0
+        };
+        assert!(flagged("A landlord may in addition require a bank guarantee of up to the same amount, so the total security you are asked for can come to more than three months' cold rent."));
+        assert!(flagged(
+            "Where the tenant agrees to it in the rental contract, a landlord can stipulate a larger deposit."
+        ));
+        assert!(!flagged("A landlord may not ask for more than three months' cold rent."));
+        assert!(!flagged("No landlord can require a deposit higher than three months' cold rent."));
+        assert!(!flagged("You can pay the deposit in three instalments."));
     }
 
     #[test]

@@ -228,6 +228,7 @@ fn settled_slots_calendars_realistic_figures_and_amended_offers_are_commitments(
     assert!(c("they've already cleared it with the landlord: a subtenant is fine"));
     assert!(c("Die Kollegin hat das bereits mit dem Vermieter geklärt"));
     assert!(!c("Die Kollegin klärt das mit dem Vermieter"));
+    assert!(c("den Sonntag bereits in ihrem Besichtigungskalender für Sie eingetragen"));
     assert!(!c("Den Donnerstagabend hält sie nicht für realistisch"));
     assert!(c("Der Donnerstagabend für K-4002 steht jetzt in unserem Besichtigungskalender"));
     assert!(c("die 1.100 € sind also gut drin"));
