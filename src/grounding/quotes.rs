@@ -2,14 +2,27 @@
 //! ("“Dogs and cats are possible on request.” [HH-1001#s10]") states
 //! nothing of its own, so its quoted part is left out of the checks.
 
-use super::wording::{BRACKETS, QUOTED, SECTION_LABEL};
+use super::wording::{BRACKETS, QUESTION_LABEL, QUOTED, SECTION_LABEL};
 use crate::fold::fold;
+
+static FIRST_PERSON: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\b(i|we|ich|wir|my|our|mein\w*|unser\w*)\b").expect("valid pattern")
+});
 
 /// The sentence without a section label, without quoted passages that are
 /// verbatim evidence and without citation brackets.
 pub(super) fn body(sentence: &str, passages: &[String]) -> String {
     // "What this means for you: …" labels the part of the reply, it is no word of the claim.
     let sentence = &SECTION_LABEL.replace(sentence, |c: &regex::Captures<'_>| " ".repeat(c[0].len()));
+    // "- **What the landlord can charge:** just the steps …": a question as a bold label.
+    // "**What I can do:**" describes the assistant: that label stays.
+    let sentence = &QUESTION_LABEL.replace(sentence, |c: &regex::Captures<'_>| {
+        if FIRST_PERSON.is_match(&c[0]) {
+            c[0].to_owned()
+        } else {
+            " ".repeat(c[0].len())
+        }
+    });
     let unquoted = QUOTED.replace_all(sentence, |c: &regex::Captures<'_>| {
         let inner = fold(c[0].trim_matches(|ch: char| "“”„\"«»".contains(ch)));
         let inner = inner.trim().trim_end_matches(['.', '!', '?']);

@@ -92,6 +92,8 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("heat", &["heating"]),
     ("heated", &["heating"]),
     ("nebenkosten", &["utilities"]),
+    // The abbreviation of listings and chat ("780 € kalt + 190 € NK").
+    ("nk", &["utilities"]),
     ("running costs", &["utilities"]),
     ("utility", &["utilities"]),
     ("deposit", &["kaution"]),

@@ -63,7 +63,7 @@ pub(super) fn check_triggers(
 /// A rhythm a record would have to give: every two years, half-yearly,
 /// quarterly, weekly.
 static RHYTHM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(zweijahres\w*|alle zwei jahre|jedes zweite jahr|every (two|other|second) years?|biennial\w*|every (three|four|five) years|alle (drei|vier|funf) jahre|halbjahrlich|half-yearly|every six months|alle sechs monate|every (two|2|other|second) months|alle (zwei|2) monate|jeden zweiten monat|quartal\w*|quarterly|(per|a|each|every) quarter|vierteljahrlich|every (three|3) months|alle drei monate|wochentlich|weekly|every week)\b")
+    Regex::new(r"\b(zweijahres\w*|alle zwei jahre|jedes zweite jahr|every (two|other|second) years?|biennial\w*|every (three|four|five) years|alle (drei|vier|funf) jahre|halbjahrlich|half-yearly|every six months|alle sechs monate|every (two|2|other|second) months|alle (zwei|2) monate|jeden zweiten monat|quartal\w*|quarterly|(per|each|every|once a|twice a) quarter|(a|one) quarter (later|after|afterwards)|vierteljahrlich|every (three|3) months|alle drei monate|wochentlich|weekly|every week)\b")
         .expect("valid pattern")
 });
 
@@ -127,6 +127,9 @@ mod tests {
             n
         };
         assert_eq!(hits("The instalments are due quarterly."), 1);
+        assert_eq!(hits("The instalments are due once a quarter."), 1);
+        assert_eq!(hits("Then, a quarter later, the second instalment becomes due."), 1);
+        assert_eq!(hits("The deposit is the cold rent for a quarter of a year."), 0);
         assert_eq!(hits("The instalments are spread so that one is paid every two months."), 1);
         assert_eq!(hits("The deposit is paid in three equal monthly instalments."), 0);
     }

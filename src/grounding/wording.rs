@@ -480,6 +480,14 @@ pub(super) static SECTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A bold label that asks a question or sets a time ("- **What the landlord
+/// can charge:**", "**While the graduated rent runs:**"): the answer follows
+/// it; its words are no claim of their own.
+pub(super) static QUESTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*[-*•]?\s*\*\*(what|when|who|how|which|where|why|was|wann|wer|wie|welche\w*|wo|warum|while|during|w(ä|a|ae)hrend|solange)\b[^*:]{0,60}:\*\*\s")
+        .expect("valid pattern")
+});
+
 /// A day or slot given as a label and confirmed after the colon ("✅
 /// Donnerstagabend für K-4002: passt", "Tuesday afternoon: entered in the
 /// viewing schedule", "Saturday at 10:00: set up for you"), folded text: the

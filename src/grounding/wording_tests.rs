@@ -384,3 +384,10 @@ fn a_matter_handed_to_a_person_in_a_formal_register() {
     assert!(r("Sollten Sie weitere Einzelheiten ergänzen wollen, teilen Sie mir diese gern mit."));
     assert!(r("Geben Sie mir einfach Bescheid."));
 }
+
+#[test]
+fn a_question_as_a_bold_label_is_no_claim() {
+    assert!(QUESTION_LABEL.is_match("- **What the landlord can charge:** just the steps in the contract"));
+    assert!(QUESTION_LABEL.is_match("**Wann fällig:** bei Vertragsbeginn"));
+    assert!(!QUESTION_LABEL.is_match("- **Heating included:** yes"));
+}
