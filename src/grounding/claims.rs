@@ -263,6 +263,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::payers::check_payers(&body, &own, evidence, &mut push);
             super::payers::check_payees(&body, evidence, &mut push);
             super::requirements::check_requirements(&body, evidence, &mut push);
+            super::requirements::check_ruled_out(&body, &previous, customer_plain(), evidence, &mut push);
             super::requirements::check_approval_waived(&body, &scope, evidence, &mut push);
             super::settlement::check_settlement(&body, evidence, &mut push);
             super::rights::check_rights(&body, &previous, evidence, &mut push);

@@ -166,6 +166,52 @@ pub(super) fn check_requirements(
     }
 }
 
+/// The listing said to be ruled out for this customer (folded text):
+/// "kommt sie für Sie nicht in Betracht", "damit scheidet sie für Sie aus",
+/// "it's out of the question for you".
+static RULED_OUT_FOR_YOU: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(kommt|kame)\b[^.;]{0,40}\bfur sie\b[^.;]{0,30}\bnicht in (frage|betracht)\b|\bscheidet\b[^.;]{0,30}\bfur sie\b[^.;]{0,20}\baus\b|\b(is|would be|it's) (\w+ )?(ruled out|out of the question|not an option) for you\b|\brules? (it|this flat|the flat|this one) out for you\b")
+        .expect("valid pattern")
+});
+
+/// A condition on the customer's situation ("ohne WBS", "unless you have one").
+static ON_CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(ohne|without|falls|wenn|if|unless|sofern|es sei denn|solange)\b").expect("valid pattern")
+});
+
+/// Flags a claim sentence (`body`, original text; `previous`: the sentence
+/// before) that rules a listing out for the customer because of a record's
+/// requirement ("ein WBS wird verlangt, daher kommt sie für Sie nicht in
+/// Betracht") when the customer said nothing of meeting it (`customer`: their
+/// words, folded): an unwarranted conclusion, and the listing is not offered.
+/// Source: the search faults of the sibling splits (`labels/dev53.yaml`, `dev54.yaml`).
+pub(super) fn check_ruled_out(
+    body: &str,
+    previous: &str,
+    customer: &str,
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    if !RULED_OUT_FOR_YOU.is_match(&folded) || ON_CONDITION.is_match(&folded) {
+        return;
+    }
+    let context = format!("{} {folded}", plain(previous));
+    let said = terms(&context);
+    for (subject, source) in requirements(evidence) {
+        let named = shared(&subject, &vocabulary(&said)) > 0;
+        let customer_named = shared(&subject, &vocabulary(&terms(customer))) > 0;
+        if named && !customer_named {
+            push(
+                FindingKind::Unsupported,
+                format!("rules the listing out for the customer, who said nothing of the requirement [{source}]"),
+                Some(source),
+            );
+            return;
+        }
+    }
+}
+
 /// An approval or decision someone must give (folded text).
 static APPROVAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(\w*zustimmung|\w*entscheidung|zusage|genehmigung|einverstandnis|erlaubnis|approval|consent|decision|permission|sign-off)\b")
@@ -308,6 +354,33 @@ mod tests {
         ] {
             assert!(!flagged(right), "{right}");
         }
+    }
+
+    #[test]
+    fn a_listing_ruled_out_for_a_customer_who_said_nothing_of_the_requirement() {
+        let mut e = Evidence::default();
+        e.add_tool_result(&serde_json::json!({"id": "B-2002",
+            "description": "A housing entitlement certificate (Wohnberechtigungsschein, WBS) is required to rent this apartment."}));
+        let count = |body: &str, previous: &str, customer: &str| {
+            let mut n = 0;
+            check_ruled_out(body, previous, &plain(customer), &e, &mut |_, _, _| n += 1);
+            n
+        };
+        let asked = "Ich suche eine Mietwohnung in Berlin bis 1.000 € Kaltmiete.";
+        assert_eq!(count("Da für diese Wohnung ein Wohnberechtigungsschein verlangt wird, kommt sie für Sie allerdings nicht in Betracht.", "", asked), 1);
+        assert_eq!(
+            count(
+                "- **Ergebnis:** Damit scheidet sie für Sie aus.",
+                "- **Haken:** Für die Wohnung ist ein WBS erforderlich.",
+                asked
+            ),
+            1
+        );
+        assert_eq!(count("Ohne WBS kommt die Wohnung für Sie leider nicht in Frage.", "", asked), 0);
+        assert_eq!(
+            count("Da Sie keinen WBS haben, kommt sie für Sie nicht in Betracht.", "", "Ich habe keinen WBS."),
+            0
+        );
     }
 
     #[test]
