@@ -32,6 +32,7 @@ pub mod counts;
 mod covers;
 mod definitions;
 mod deposit_base;
+mod documents;
 pub mod durations;
 pub mod evidence;
 mod figure_checks;
