@@ -20,9 +20,9 @@ static OFFER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// What the assistant does not advise on: places to eat out, the weather (folded text).
+/// What the assistant does not advise on: places to eat out, the weather, taxes (folded text).
 static OFF_TOPIC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(restaurant\w*|lokale|lokalen|kneipe\w*|bars|cafes|bistros?|gastronomie\w*|essen gehen|places to eat|wetter\w*|weather|forecasts?|wettervorhersage\w*)\b")
+    Regex::new(r"\b(restaurant\w*|lokale|lokalen|kneipe\w*|bars|cafes|bistros?|gastronomie\w*|essen gehen|places to eat|wetter\w*|weather|forecasts?|wettervorhersage\w*|steuererklarung\w*|steuerberatung\w*|steuer|steuern|tax|taxes|tax returns?|tax advice)\b")
         .expect("valid pattern")
 });
 
@@ -56,7 +56,7 @@ pub(super) fn check_off_topic_offer(
     if offers {
         push(
             FindingKind::Unsupported,
-            "offers help with restaurants or the weather; the assistant answers questions about the agency's listings"
+            "offers help with something outside the agency's listings (restaurants, the weather, taxes); the assistant answers questions about the agency's listings"
                 .into(),
             None,
         );
@@ -92,5 +92,12 @@ mod tests {
             "For the weather, a weather service is the better source; I'm glad to help with our listings."
         ));
         assert!(!flagged("For the weekend a weather service is your best bet, and if you're looking at flats there, I'm happy to help with that."));
+        assert!(flagged(
+            "Bei Ihrer Steuererklärung helfe ich Ihnen gern, bei einer verbindlichen Steuerberatung allerdings nicht."
+        ));
+        assert!(!flagged("Bei Ihrer Steuererklärung kann ich Ihnen leider nicht helfen; gern helfe ich bei Fragen zu unseren Wohnungen."));
+        assert!(!flagged(
+            "Die Provision beträgt 3,57 Prozent inklusive Mehrwertsteuer; bei weiteren Fragen helfe ich Ihnen gern."
+        ));
     }
 }
