@@ -81,8 +81,31 @@ pub(super) fn check_utilities_in_rent(
                 return;
             }
         }
+        // "780 € im Monat – …, die 190 € NK sind darin schon enthalten": "darin"
+        // stands for the first amount of the sentence.
+        if IN_IT.is_match(c) {
+            let first = FIRST_AMOUNT.captures(&folded).and_then(|m| numbers(&m[0]).into_iter().next());
+            if let Some((listing, source)) = first.and_then(|f| rent_with_utilities_on_top(evidence, f)) {
+                push(
+                    FindingKind::Contradicted,
+                    format!("puts the utilities inside {listing}'s rent; the record gives them on top [{source}]"),
+                    Some(source.to_owned()),
+                );
+                return;
+            }
+        }
     }
 }
+
+/// "darin", "in it": the amount named before (folded text).
+static IN_IT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(darin|da drin|therein|in it|in that (figure|amount|price)|in this (figure|amount|price))\b")
+        .expect("valid pattern")
+});
+
+/// The first amount of a sentence (folded text; group `f`).
+static FIRST_AMOUNT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?P<f>\d[\d.,]*)\s+eur\b").expect("valid pattern"));
 
 /// A figure given as the whole monthly amount: "1,650 EUR per month is what
 /// HH-1001 costs in total", "insgesamt 1.650 EUR" (folded text; the figure
@@ -229,6 +252,13 @@ mod tests {
         );
         assert_eq!(findings("The utilities are not included in the 1,650 EUR cold rent."), 0);
         assert_eq!(findings("Utilities, heating and internet are all included in the 1,350 EUR monthly rent."), 0);
+        assert_eq!(
+            findings("Miete: 780 € im Monat – eine reine Kaltmiete ist das allerdings nicht, die 190 € NK inkl. Heizung sind darin schon enthalten."),
+            0,
+            "780 EUR is no rent of the evidence here"
+        );
+        assert_eq!(findings("Miete: 1.650 € im Monat, die 240 € NK sind darin schon enthalten."), 1);
+        assert_eq!(findings("Miete: 1.650 € im Monat, die 240 € NK sind darin nicht enthalten."), 0);
         // "inkl." glosses the utilities after another figure, not the rent before it.
         assert_eq!(findings("1.650 EUR kalt + 240 EUR NK (inkl. Heizung)."), 0);
     }
