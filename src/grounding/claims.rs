@@ -258,6 +258,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::renovations::check_renovations(&body, &scope, evidence, &mut push);
             super::deposit_base::check_deposit_base(&body, &previous, evidence, &mut push);
             super::deposit_base::check_deposit_cap(&body, evidence, &mut push);
+            super::deposit_base::check_deposit_bound(&body, &scope, evidence, &mut push);
             super::commission::check_commission_share(&body, evidence, &mut push);
             super::sublet::check_sublet(&body, evidence, &mut push);
             super::documents::check_documents(&body, evidence, &mut push);

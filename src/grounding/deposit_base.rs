@@ -142,6 +142,53 @@ pub(super) fn check_deposit_cap(
     }
 }
 
+/// An upper bound put on a number of months ("bis zu drei", "up to three"; folded text).
+static BOUND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(bis zu|up to|at most|hochstens|maximal|no more than|not more than|nicht mehr als)\b[^.;]{0,20}\b(drei|three|3|zwei|two|2)\b")
+        .expect("valid pattern")
+});
+
+/// The cap explained as a rule ("the legal cap", "gesetzlich"; folded text).
+static AS_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(legal\w*|gesetz\w*|law|cap|ceiling|obergrenze|hochstgrenze|policy|richtlinie|generally|allgemein|grundsatzlich)\b")
+        .expect("valid pattern")
+});
+
+/// A listing record that states its deposit as a fixed number of months (folded text).
+static FIXED_DEPOSIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bdeposit (\(kaution\) )?(for the commercial lease )?is (two|three) months").expect("valid pattern")
+});
+
+/// Flags a claim sentence (`body`, original text) that gives the deposit of
+/// a listing in `scope`, whose record states it as a fixed number of months,
+/// as an upper bound ("bis zu drei Kaltmieten; die genaue Höhe legt der
+/// Vermieter erst im Mietvertrag fest"): a stated fact turned into a range.
+pub(super) fn check_deposit_bound(
+    body: &str,
+    scope: &[String],
+    evidence: &Evidence,
+    push: &mut impl FnMut(FindingKind, String, Option<String>),
+) {
+    let folded = plain(body);
+    if scope.is_empty() || !DEPOSIT.is_match(&folded) || !BOUND.is_match(&folded) || AS_RULE.is_match(&folded) {
+        return;
+    }
+    let record = evidence
+        .passages
+        .iter()
+        .find(|p| p.listing.as_ref().is_some_and(|l| scope.contains(l)) && FIXED_DEPOSIT.is_match(&plain(&p.text)));
+    if let Some(r) = record {
+        push(
+            FindingKind::Hedged,
+            format!(
+                "gives the listing's deposit as an upper bound; its record states it as a fixed number of months [{}]",
+                r.source
+            ),
+            Some(r.source.clone()),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +219,23 @@ mod tests {
         assert!(!flagged("A landlord may not ask for more than three months' cold rent."));
         assert!(!flagged("No landlord can require a deposit higher than three months' cold rent."));
         assert!(!flagged("You can pay the deposit in three instalments."));
+    }
+
+    #[test]
+    fn a_listings_deposit_given_as_an_upper_bound() {
+        let mut e = Evidence::default();
+        e.add_tool_result(
+            &serde_json::json!({"id": "B-2001", "description": "The deposit (Kaution) is three months' cold rent."}),
+        );
+        let scope = ["B-2001".to_owned()];
+        let flagged = |body: &str| {
+            let mut n = 0;
+            check_deposit_bound(body, &scope, &e, &mut |_, _, _| n += 1);
+            n > 0
+        };
+        assert!(flagged("Bei B-2001 liegt die Kaution bei bis zu drei Kaltmieten; die genaue Höhe legt der Vermieter erst im Mietvertrag fest."));
+        assert!(!flagged("Bei B-2001 beträgt die Kaution drei Kaltmieten."));
+        assert!(!flagged("Die Kaution beträgt drei Kaltmieten, also genau die gesetzliche Obergrenze von höchstens drei Monatsmieten."));
     }
 
     #[test]
