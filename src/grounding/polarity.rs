@@ -29,7 +29,7 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|incl|inclusive|contained in (the|your|its|this) (rent|utilities|price|amount|cold rent|all-inclusive rent|\d[\d.,]* eur)|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
+    Regex::new(r"\b(includ\w*|incl|inclusive|contained in (the|your|its|this) (rent|utilities|price|amount|cold rent|all-inclusive rent|\d[\d.,]* eur)|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bin (den|der|dem|die|ihre[rnm]?)\s+(\S+\s+){0,4}steck(t|en)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -45,7 +45,7 @@ static EXTRA_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Words of cost and billing (German compounds by their parts).
 static COST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(costs?|price|rent|pay|paid|pays|payable|bill\w*|charg\w*|fees?|eur|euro|invoic\w*|utilities|supplier)\b|kosten|miete|zahl|rechn|gebuhr|versorger|eur\b")
+    Regex::new(r"\b(costs?|price|rent|pay|paid|pays|payable|bill\w*|charg\w*|fees?|eur|euro|invoic\w*|utilities|supplier|lauft|laufen)\b|kosten|miete|zahl|rechn|gebuhr|versorger|eur\b")
         .expect("valid pattern")
 });
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
@@ -273,6 +273,9 @@ mod tests {
         assert_eq!(polarity("| Free from | 1 Feb 2027 |").included, None);
         assert_eq!(polarity("The flat is free from 1 February 2027").included, None);
         assert_eq!(polarity("Parking is free").included, Some(true));
+        // Inverted German order, and a cost that "runs" separately.
+        assert_eq!(polarity("in den 215 € NK steckt sie also doch nicht").included, Some(false));
+        assert_eq!(polarity("die Heizung läuft bei B-2001 über die Gas-Zentralheizung separat").included, Some(false));
     }
 
     #[test]
