@@ -15,6 +15,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::evidence::Evidence;
+use super::wording::DENIAL_WORD;
 use super::FindingKind;
 use crate::fold::plain;
 
@@ -117,10 +118,6 @@ static EXCEEDS: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// Any denial ("may not ask for more", "no landlord can"; folded text).
-static ANY_DENIAL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(not|nicht|kein\w*|no|never|nie|cannot)\b|n't\b").expect("valid pattern"));
-
 /// Flags a claim sentence (`body`, original text) that lets a deposit or a
 /// security beside it exceed the cap a record states ("three months' cold
 /// rent is the legal cap, and a landlord may not ask for more").
@@ -130,7 +127,7 @@ pub(super) fn check_deposit_cap(
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let folded = plain(body);
-    if !SECURITY.is_match(&folded) || !EXCEEDS.is_match(&folded) || ANY_DENIAL.is_match(&folded) {
+    if !SECURITY.is_match(&folded) || !EXCEEDS.is_match(&folded) || DENIAL_WORD.is_match(&folded) {
         return;
     }
     if let Some(r) = evidence.passages.iter().find(|p| CAP_RECORD.is_match(&plain(&p.text))) {

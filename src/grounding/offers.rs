@@ -16,7 +16,7 @@ use regex::Regex;
 use super::evidence::Evidence;
 use super::numbers::figures;
 use super::polarity::polarity;
-use super::wording::clauses;
+use super::wording::{clauses, DENIAL_WORD};
 use super::FindingKind;
 use crate::fold::plain;
 
@@ -56,10 +56,6 @@ fn is_record(source: &str) -> bool {
 static LISTING_SOURCE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Z]{1,3}-\d{3,5}[#.]").expect("valid pattern"));
 
-/// A denial word ("won't go through", "nicht"; folded text).
-static NOT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(not|nicht|kein\w*|never|nie|no)\b|n't\b").expect("valid pattern"));
-
 /// Not knowing the answer ("whether", "ob", "no guarantee"; folded text).
 static OPEN_ANSWER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(whether|ob|no guarantee|keine garantie|can't say|cannot say|kann (ich )?(nicht|keine)|erst (nach|wenn|sobald)|only (after|once|when|if)|sobald)\b")
@@ -92,7 +88,7 @@ pub(super) fn check_offer_accepted(
     let forecast = clauses(&folded).iter().any(|(_, c)| {
         LIKELY_ACCEPTED.is_match(c)
             // "without much trouble" denies nothing.
-            && !NOT.is_match(c)
+            && !DENIAL_WORD.is_match(c)
             && !OPEN_ANSWER.is_match(&folded)
             && !c.contains('?')
             && (THEIR_FIGURE.is_match(&folded)

@@ -443,6 +443,12 @@ pub(super) static ABSENCE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A denial word in either language ("not", "n't", "nicht", "kein…",
+/// "never", "cannot"), folded text: checks that must not read a denied
+/// statement as made share it.
+pub(super) static DENIAL_WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(not|no|never|nie|nicht|kein\w*|cannot)\b|n't\b").expect("valid pattern"));
+
 /// A report that a search found nothing ("the search comes up empty", "nothing
 /// fits your budget", "die Suche ergab keine Treffer"): with no passage in the
 /// evidence, it is what an empty search result says, not a claim without one.
