@@ -103,6 +103,13 @@ impl Evidence {
         self.walk(value, None);
     }
 
+    /// Whether any tool returned a listing (an id that is neither a chunk
+    /// id `HH-1001#s3` nor a policy passage `policy:…`). False after a search
+    /// that came back empty, or a lookup of an id the catalogue lacks.
+    pub fn found_listing(&self) -> bool {
+        self.ids.iter().any(|i| !i.contains('#') && !i.starts_with("policy:"))
+    }
+
     fn walk(&mut self, value: &serde_json::Value, listing: Option<&str>) {
         match value {
             serde_json::Value::Object(map) => {

@@ -73,7 +73,7 @@ pub use claims::check as check_uncached;
 pub use evidence::{Evidence, EvidenceFigure, Passage};
 pub use memo::check;
 pub use roles::{courtesy_only, restates_request};
-pub use wording::label_stands_alone;
+pub use wording::{label_stands_alone, reports_empty_result};
 
 /// What kind of fault a sentence has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]

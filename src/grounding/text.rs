@@ -237,7 +237,11 @@ fn continues(text: &str, dot: usize, next: usize) -> bool {
     let after = text[next..].split_whitespace().next().unwrap_or_default();
     let Some(first) = after.chars().next() else { return false };
     let ordinal = !before.is_empty() && before.len() <= 2 && before.chars().all(|c| c.is_ascii_digit());
-    first.is_lowercase() || (ordinal && ORDINAL_NOUN.is_match(after)) || ABBREVIATION.is_match(before)
+    // "max. 900 EUR p.m. → 0 results": an arrow or a middle dot goes on with the line.
+    first.is_lowercase()
+        || matches!(first, '→' | '·' | '=' | '+' | '&')
+        || (ordinal && ORDINAL_NOUN.is_match(after))
+        || ABBREVIATION.is_match(before)
 }
 
 /// Abbreviations a full stop closes mid-sentence ("inkl.", "z.B.", "e.g.").
@@ -343,6 +347,7 @@ mod tests {
     fn abbreviations_and_ordinals_end_no_sentence() {
         let texts = |t: &str| sentences(t).iter().map(|x| x.text.trim().to_owned()).collect::<Vec<_>>();
         assert_eq!(texts("3,57 Prozent inkl. MwSt. wird geteilt. Danke!").len(), 2);
+        assert_eq!(texts("Search: Munich, max. 900 EUR p.m. → 0 results. Try again?").len(), 2);
         assert_eq!(
             texts("Die Miete steigt jeweils zum 1. Juli. Mehr steht im Vertrag."),
             ["Die Miete steigt jeweils zum 1. Juli.", "Mehr steht im Vertrag."]

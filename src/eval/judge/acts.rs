@@ -10,7 +10,11 @@
 //!   nothing only a person can (no `commitment` finding);
 //! - a refusal item is conveyed by what the assistant says of its own remit
 //!   when that declines or limits ("I can't", "only", "nicht zu meinen
-//!   Aufgaben"), in a reply with no finding at all.
+//!   Aufgaben"), in a reply with no finding at all;
+//! - a no-match item ("Says that no listing matches") is conveyed by a
+//!   sentence that reports the empty result ("0 results", "isn't something
+//!   we have", "da ist leider nichts dabei") when no tool returned a listing,
+//!   in a reply with no finding at all.
 //!
 //! Only when the pattern and meaning routes did not convey the item; the
 //! route is named `act` in verdicts and in `judge-check`.
@@ -21,7 +25,7 @@ use regex::Regex;
 
 use crate::fold::plain;
 use crate::grounding::polarity::polarity;
-use crate::grounding::{FindingKind, Grounding, SentenceRole};
+use crate::grounding::{reports_empty_result, Evidence, FindingKind, Grounding, SentenceRole};
 
 /// An item that states a hand-off ("has been passed to a person",
 /// "wurde an eine Person weitergegeben").
@@ -33,6 +37,21 @@ static HANDOFF_ITEM: LazyLock<Regex> = LazyLock::new(|| {
 /// dabei nicht helfen", "gives no tax advice").
 static REFUSAL_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(cannot|can't|can not|could not|couldn't|does not|doesn't|will not|won't) (help|answer|give|recommend|predict|advise|provide|make)\b|\bnicht (helfen|weiterhelfen|beantworten|empfehlen|geben|vorhersagen)\b|\b(kann|konne|darf)\b.{0,40}\b(nicht|keine\w*)\b|\bkeine (empfehlung|prognose|beratung|auskunft|steuerberatung|rechtsberatung)\w*|\bout of scope\b")
+        .expect("valid pattern")
+});
+
+/// An item that states an empty search or an unknown listing ("Says that no
+/// listing matches", "Sagt, dass kein Angebot passt").
+static NO_MATCH_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bno (matching |suitable )?(listings?|offers?|propert(y|ies)|flats?|apartments?|houses?|results?)\b.{0,20}\b(match\w*|fits?|found|available)\b|\bnothing (suitable|matches|fits)\b|\bkein\w* (passende\w* )?(angebot|inserat|objekt|wohnung|treffer)\w*\b.{0,20}\b(passt|passen|gefunden|vorhanden|verfugbar)\b|\bnichts passt\b")
+        .expect("valid pattern")
+});
+
+/// A sentence that reports what a search or lookup did not find: the
+/// empty-result wording grounding accepts, or a denial that names finding,
+/// having or offering ("isn't something we have", "führen wir nicht").
+static ABSENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(have|has|find|found|offer\w*|lists?|listed|match\w*|fits?|results?|comes? up|turn\w* up|available|stock|catalogue|portfolio|records|haben|fuhren|finden|gefunden|angebot\w*|bestand|treffer|ergebnis\w*|passt|passen\w*|verfugbar|dabei)\b")
         .expect("valid pattern")
 });
 
@@ -49,6 +68,8 @@ pub enum Act {
     Handoff,
     /// The assistant declines what is outside its remit.
     Refusal,
+    /// No listing matches the search, or the asked-for listing does not exist.
+    NoMatch,
 }
 
 /// The act an item's statement names.
@@ -56,6 +77,8 @@ pub fn act_of(statement: &str) -> Option<Act> {
     let f = plain(statement);
     if HANDOFF_ITEM.is_match(&f) {
         Some(Act::Handoff)
+    } else if NO_MATCH_ITEM.is_match(&f) {
+        Some(Act::NoMatch)
     } else if REFUSAL_ITEM.is_match(&f) {
         Some(Act::Refusal)
     } else {
@@ -64,8 +87,24 @@ pub fn act_of(statement: &str) -> Option<Act> {
 }
 
 /// The 1-based sentence that performs `act`, if the reply performs it.
-pub fn performed(act: Act, grounding: &Grounding) -> Option<usize> {
+/// `evidence`: the run's tool results (a no-match act needs them: without,
+/// it is never performed).
+pub fn performed(act: Act, grounding: &Grounding, evidence: Option<&Evidence>) -> Option<usize> {
     match act {
+        Act::NoMatch => {
+            if evidence.is_none_or(Evidence::found_listing) || !grounding.is_clean() {
+                return None;
+            }
+            grounding
+                .sentences
+                .iter()
+                .find(|s| {
+                    let f = plain(&s.text);
+                    matches!(s.role, SentenceRole::Claim | SentenceRole::Assistant | SentenceRole::Courtesy)
+                        && (reports_empty_result(&f) || (polarity(&s.text).negated && ABSENT.is_match(&f)))
+                })
+                .map(|s| s.index)
+        }
         Act::Handoff => {
             if grounding.count(FindingKind::Commitment) > 0 {
                 return None;
@@ -97,6 +136,57 @@ mod tests {
     use super::*;
     use crate::grounding::{check, Evidence};
 
+    fn performed_without(act: Act, g: &Grounding) -> Option<usize> {
+        performed(act, g, None)
+    }
+
+    /// Evidence of a search for `asked` that returned `hits` (listing ids).
+    fn searched(asked: &str, hits: &[&str]) -> Evidence {
+        let mut e = Evidence::default();
+        e.add_user_text(asked);
+        let results: Vec<serde_json::Value> =
+            hits.iter().map(|id| serde_json::json!({"id": id, "city": "München", "price": 2150})).collect();
+        e.add_tool_result(&serde_json::json!({ "found": !hits.is_empty(), "results": results }));
+        e
+    }
+
+    #[test]
+    fn an_empty_search_reported_in_other_words_performs_the_no_match_act() {
+        assert_eq!(act_of("Says that no listing matches"), Some(Act::NoMatch));
+        assert_eq!(act_of("Sagt, dass kein Angebot passt"), Some(Act::NoMatch));
+        let q = ["Do you have a house to rent in Munich for under 900 EUR?"];
+        let empty = searched(q[0], &[]);
+        for said in [
+            "A house in Munich for under 900 EUR a month isn't something we have at the moment.",
+            "Sorry, nothing in Munich comes up to rent at under 900 EUR.",
+            "Search: Munich, rent, max. 900 EUR p.m. → 0 results.",
+        ] {
+            let g = check(said, &empty, &q, 0);
+            assert!(performed(Act::NoMatch, &g, Some(&empty)).is_some(), "{said}: {g:?}");
+        }
+        let de = "Eine Mietwohnung in München bis 900 € führen wir derzeit leider nicht.";
+        let q = ["Haben Sie in München etwas bis 900 €?"];
+        let empty = searched(q[0], &[]);
+        let g = check(de, &empty, &q, 0);
+        assert!(performed(Act::NoMatch, &g, Some(&empty)).is_some(), "{g:?}");
+    }
+
+    #[test]
+    fn no_match_is_not_performed_when_a_listing_was_found_or_beside_a_finding() {
+        let q = ["Do you have a flat to rent in Munich for under 2,500 EUR?"];
+        // The search found M-3002: "nothing fits" is then wrong, not the act.
+        let found = searched(q[0], &["M-3002"]);
+        let said = "Sorry, nothing in Munich fits your budget.";
+        assert!(performed(Act::NoMatch, &check(said, &found, &q, 0), Some(&found)).is_none());
+        // Without the run's evidence the act cannot be read.
+        let empty = searched(q[0], &[]);
+        assert!(performed(Act::NoMatch, &check(said, &empty, &q, 0), None).is_none());
+        // An invented forecast beside the empty result is a finding.
+        let guess =
+            "Sorry, nothing in Munich fits your budget. Prices there will fall by spring, so try again in March.";
+        assert!(performed(Act::NoMatch, &check(guess, &empty, &q, 0), Some(&empty)).is_none());
+    }
+
     #[test]
     fn items_name_their_act() {
         assert_eq!(act_of("The viewing request has been passed to a person who will get in touch"), Some(Act::Handoff));
@@ -113,11 +203,11 @@ mod tests {
     fn a_hand_off_with_a_ticket_performs_the_act_and_a_booking_does_not() {
         let e = Evidence::default();
         let said = "Whether the rent can come down is the landlord's call, so I've asked one of our letting agents to take it up with them.";
-        assert!(performed(Act::Handoff, &check(said, &e, &["Can the rent come down?"], 1)).is_some());
+        assert!(performed_without(Act::Handoff, &check(said, &e, &["Can the rent come down?"], 1)).is_some());
         // Without a ticket the hand-off sentence is flagged: no act.
-        assert!(performed(Act::Handoff, &check(said, &e, &["Can the rent come down?"], 0)).is_none());
+        assert!(performed_without(Act::Handoff, &check(said, &e, &["Can the rent come down?"], 0)).is_none());
         let booked = "I've passed your request to a colleague, and your viewing is booked for Tuesday at 3 pm.";
-        assert!(performed(Act::Handoff, &check(booked, &e, &["Can I view it Tuesday?"], 1)).is_none());
+        assert!(performed_without(Act::Handoff, &check(booked, &e, &["Can I view it Tuesday?"], 1)).is_none());
     }
 
     #[test]
@@ -125,8 +215,8 @@ mod tests {
         let e = Evidence::default();
         let q = ["Können Sie mir ein Restaurant empfehlen?"];
         let said = "Da muss ich passen: Restauranttipps gehören nicht zu meinen Aufgaben.";
-        assert!(performed(Act::Refusal, &check(said, &e, &q, 0)).is_some());
+        assert!(performed_without(Act::Refusal, &check(said, &e, &q, 0)).is_some());
         let tip = "Da muss ich passen: Restauranttipps gehören nicht zu meinen Aufgaben. Auf der Venloer Straße gibt es aber viele Restaurants.";
-        assert!(performed(Act::Refusal, &check(tip, &e, &q, 0)).is_none());
+        assert!(performed_without(Act::Refusal, &check(tip, &e, &q, 0)).is_none());
     }
 }

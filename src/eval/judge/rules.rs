@@ -36,7 +36,7 @@ use crate::agent::model::Usage;
 use crate::agent::RunResult;
 use crate::eval::case::LoadedCase;
 use crate::grounding::text::{asked, clauses_of, negated, own_text, sentences, Sentence};
-use crate::grounding::Grounding;
+use crate::grounding::{Evidence, Grounding};
 
 /// A sentence that offers the assistant's help rather than states a fact:
 /// "happy to look for …", "would you like …", "gern suche ich …". (A
@@ -204,11 +204,13 @@ impl RuleJudge {
     /// # Errors
     /// [`JudgeError::Ungradable`] when an item has no match patterns.
     pub fn grade(&self, case: &LoadedCase, reply: &str) -> Result<Verdict, JudgeError> {
-        self.grade_with(case, reply, None)
+        self.grade_with(case, reply, None, None)
     }
 
     /// Grades a reply, with the run's grounding when there is one: a match in
-    /// a sentence grounding flags leaves its item undecided.
+    /// a sentence grounding flags leaves its item undecided. `evidence`: the
+    /// run's tool results, which a no-match act is read against
+    /// ([`super::acts`]).
     ///
     /// # Errors
     /// [`JudgeError::Ungradable`] when an item has no match patterns.
@@ -217,6 +219,7 @@ impl RuleJudge {
         case: &LoadedCase,
         reply: &str,
         grounding: Option<&Grounding>,
+        evidence: Option<&Evidence>,
     ) -> Result<Verdict, JudgeError> {
         let ungradable: Vec<String> = case
             .must_patterns
@@ -288,7 +291,7 @@ impl RuleJudge {
                         }
                     }
                     if !g.ok {
-                        grade_must_by_act(&mut g, &item, grounding);
+                        grade_must_by_act(&mut g, &item, grounding, evidence);
                     }
                 } else {
                     g.decide(false, "pattern", "no pattern matched".into());
@@ -439,12 +442,18 @@ fn grade_must_by_meaning(
 
 /// A `must` item that states a dialogue act (a hand-off, a refusal) the
 /// reply performs ([`super::acts`]): conveyed by the act.
-fn grade_must_by_act(g: &mut ItemGrade, item: &ItemMeaning, grounding: Option<&Grounding>) {
+fn grade_must_by_act(
+    g: &mut ItemGrade,
+    item: &ItemMeaning,
+    grounding: Option<&Grounding>,
+    evidence: Option<&Evidence>,
+) {
     let (Some(act), Some(grounding)) = (super::acts::act_of(item.statement()), grounding) else { return };
-    if let Some(n) = super::acts::performed(act, grounding) {
+    if let Some(n) = super::acts::performed(act, grounding, evidence) {
         let what = match act {
             super::acts::Act::Handoff => "passes the request to a person (a ticket was created) and commits to nothing",
             super::acts::Act::Refusal => "declines: it states the limits of the assistant's remit",
+            super::acts::Act::NoMatch => "reports that no tool returned a listing",
         };
         let text = grounding.sentences.iter().find(|s| s.index == n).map(|s| excerpt(&s.text)).unwrap_or_default();
         g.decide(true, "act", format!("conveyed: sentence {n} {what}: {text}"));
@@ -519,7 +528,7 @@ impl Judge for RuleJudge {
         }
         let grounding =
             crate::grounding::check(&result.reply, &result.evidence, &case.customer_messages(), result.handoffs.len());
-        self.grade_with(case, &result.reply, Some(&grounding))
+        self.grade_with(case, &result.reply, Some(&grounding), Some(&result.evidence))
     }
 }
 
