@@ -59,7 +59,7 @@ static BREAK: LazyLock<Regex> = LazyLock::new(|| {
 /// to, not the figure's own kind ("on top of the cold rent", "zusätzlich
 /// zur Kaltmiete"); matched at the end of the text before the cost word.
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(on top of|in addition to|besides|beside|apart from|as well as|zusatzlich zu[rm]?|neben|zur|zu der|zum|uber|incl|including|inclusive of|inkl|inklusive|einschliesslich)\s+(the |your |all |der |die |dem |den |aller |ihre[rnm]? )?(monthly |current |advertised |monatlichen |aktuellen )?([\d.,]+ )?$")
+    Regex::new(r"\b(on top of|in addition to|besides|beside|apart from|as well as|zusatzlich zu[rm]?|neben|zur|zu der|zum|uber|incl|including|inclusive of|inkl|inklusive|einschliesslich|ohne|without|excluding|exclusive of|exkl|exklusive|not counting)\s+(the |your |all |der |die |dem |den |aller |ihre[rnm]? )?(monthly |current |advertised |monatlichen |aktuellen )?([\d.,]+ )?$")
         .expect("valid pattern")
 });
 
@@ -309,6 +309,13 @@ static PARTIES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     .collect()
 });
 
+/// A record sentence that gives another party the same figure as the
+/// sentence before ("The seller pays the same share"), folded.
+static SAME_SHARE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(the same|an equal|equal|gleiche\w*|denselben|ebenso viel)\b.{0,20}\b(share|amount|percentage|anteil|betrag|satz)\b")
+        .expect("valid pattern")
+});
+
 /// The parties (tenant, landlord, buyer, seller) a folded text names.
 pub(super) fn parties(folded: &str) -> Vec<&'static str> {
     PARTIES.iter().filter(|(_, re)| re.is_match(folded)).map(|(k, _)| *k).collect()
@@ -328,10 +335,15 @@ pub(super) fn wrong_party(figure: &Figure, body: &str, evidence: &Evidence) -> O
     let mut source = None;
     for m in evidence.matching_figures(figure) {
         let p = evidence.passages.iter().find(|p| p.source == m.source)?;
-        let sentence = crate::chunk::split_sentences(&p.text).into_iter().find(|s| {
+        let sentences = crate::chunk::split_sentences(&p.text);
+        let at = sentences.iter().position(|s| {
             figures(s).iter().any(|f| f.kind == figure.kind && super::numbers::same_value(f.value, figure.value))
         })?;
-        let named = parties(&plain(&sentence));
+        let mut named = parties(&plain(&sentences[at]));
+        // "… is 3.57 percent … The seller pays the same share": the seller's too.
+        named.extend(
+            sentences[at + 1..].iter().filter(|s| SAME_SHARE.is_match(&plain(s))).flat_map(|s| parties(&plain(s))),
+        );
         if named.is_empty() || named.iter().any(|n| said.contains(n)) {
             return None;
         }

@@ -164,3 +164,66 @@ fn an_estimate_settled_in_other_words() {
     assert!(contradicted("The levy is estimated at 18,000 EUR [M-3001]. The sum itself has been fixed for this unit."));
     assert!(!contradicted("The levy is estimated at 18,000 EUR [M-3001]. The sum has not been fixed yet."));
 }
+
+/// A structured voice that quotes its record and restates it: a denial in
+/// another clause, "Für Sie heißt das", a figure's party in its own clause,
+/// an amount "ohne Nebenkosten", a debt denied where the record's term is
+/// free of debts, and an empty search in "none of them" words. Source: the
+/// label-only sibling split `labels/dev57.yaml`.
+#[test]
+fn restatements_of_a_quoted_record_agree_with_it() {
+    let k4002 = record(
+        "K-4002",
+        "The landlord provides the confirmation of residence (Wohnungsgeberbestätigung) needed for the Anmeldung.",
+        "yes",
+    );
+    let q = ["Muss ich mich um das Formular für die Anmeldung selbst kümmern?"];
+    for reply in [
+        "**Kurz:** Um dieses Formular müssen Sie sich bei K-4002 keine Gedanken machen – Sie erhalten es vom Vermieter.",
+        "Für Sie heißt das: Die Bescheinigung des Wohnungsgebers wird Ihnen vom Vermieter der Wohnung ausgehändigt.",
+    ] {
+        let g = check(reply, &k4002, &q, 0);
+        assert!(g.is_clean(), "{reply}: {g:#?}");
+    }
+    // The wrong twin keeps the denial and the landlord in one clause.
+    let g = check("Die Bestätigung kommt bei K-4002 nicht vom Vermieter.", &k4002, &q, 0);
+    assert!(!g.is_clean());
+
+    let mut sale = Evidence::default();
+    sale.add_tool_result(&serde_json::json!({"results": [{"chunkId": "policy:commission#sales", "text":
+        "For sales, the commission is split equally between buyer and seller, as required by law. The buyer's share of the commission (Käuferprovision) is 3.57 percent of the purchase price including VAT. The seller pays the same share."}]}));
+    let q = ["What is my share of the fee if I buy?"];
+    let g = check("So those 3.57 percent are your half; the seller carries an equal share.", &sale, &q, 0);
+    assert!(g.is_clean(), "{g:#?}");
+    let g = check("The seller pays 3.57 percent, and you pay nothing.", &sale, &q, 0);
+    assert!(!g.is_clean());
+
+    let mut hh = record("HH-1002", "The cold rent (Kaltmiete) is 1,190 EUR per month. Utilities (Nebenkosten) are an additional 195 EUR per month, heating included.", "no");
+    hh.add_user_text("Haben Sie in Hamburg eine Mietwohnung für höchstens 1.500 € kalt?");
+    let q = ["Haben Sie in Hamburg eine Mietwohnung für höchstens 1.500 € kalt?"];
+    let g = check("Ohne Nebenkosten zahlen Sie also 1.190 € im Monat.", &hh, &q, 0);
+    assert!(g.is_clean(), "{g:#?}");
+    let g = check("Die Nebenkosten betragen 1.190 € im Monat.", &hh, &q, 0);
+    assert!(!g.is_clean());
+
+    let mut viewing = Evidence::default();
+    viewing.add_tool_result(&serde_json::json!({"results": [{"chunkId": "policy:viewings#what-to-bring", "text":
+        "A rent payment certificate (Mietschuldenfreiheitsbescheinigung) from your current landlord completes the application."}]}));
+    let g = check(
+        "**Useful extra:** a Mietschuldenfreiheitsbescheinigung – a note from your present landlord that you owe no rent – rounds off your application.",
+        &viewing,
+        &["Which papers do I need?"],
+        0,
+    );
+    assert!(g.findings().all(|f| f.kind != FindingKind::Contradicted), "{g:#?}");
+
+    let mut empty = Evidence::default();
+    empty.add_user_text("Anything to rent in Hamburg under 700 EUR?");
+    let g = check(
+        "So every Hamburg flat we currently let costs more than your limit, and none of them fits this budget.",
+        &empty,
+        &["Anything to rent in Hamburg under 700 EUR?"],
+        0,
+    );
+    assert!(g.is_clean(), "{g:#?}");
+}

@@ -85,7 +85,17 @@ static DENIED_NOUN: LazyLock<Regex> =
 pub(super) fn denial_meets(clause: &str, other: &[Term]) -> bool {
     let targets: Vec<Term> =
         DENIED_NOUN.captures_iter(&plain(clause)).flat_map(|c| terms(c.get(2).map_or("", |m| m.as_str()))).collect();
-    targets.is_empty() || shared(&targets, &vocabulary(other)) > 0
+    if targets.is_empty() {
+        return true;
+    }
+    // "a note that you owe no rent" restates the Mietschuldenfreiheitsbescheinigung,
+    // "no fee for cancelling" the "free of charge": what a record calls free of
+    // something, a denial of that something agrees with.
+    let known = vocabulary(other);
+    if known.iter().any(|w| *w == "free" || w.ends_with("frei") || w.contains("freiheit")) {
+        return false;
+    }
+    shared(&targets, &known) > 0
 }
 
 /// Whether two clauses speak of the same thing: two shared terms, or one

@@ -29,9 +29,11 @@ static DOCUMENT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// The landlord denied as the source, or the customer sent elsewhere (folded text).
+/// The landlord denied as the source, or the customer sent elsewhere (folded
+/// text). The denial and the landlord share a clause: "Um dieses Formular
+/// müssen Sie sich keine Gedanken machen – Sie erhalten es vom Vermieter".
 static NOT_FROM_LANDLORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|isn't|doesn't|won't|nicht|kein\w*)\b[^.;]{0,40}\b(from|comes from|vom|von (der|dem)) (the )?(landlord|vermieter\w*)|\b(landlord|vermieter\w*)\b[^.;]{0,30}\b(does not|doesn't|won't|will not|cannot|can't)\b[^.;]{0,15}\b(provide|issue|give|supply)|\b(stellt|gibt)\b[^.;]{0,40}\bvermieter\b[^.;]{0,30}\bnicht\b|\b(yourself|selbst|selber)\b[^.;]{0,40}\b(pick up|get|obtain|fill|besorgen|abholen|ausfullen|beantragen)|\b(pick|picks|get|obtain) (\w+ ){0,3}(up )?(at|from) the burgeramt\b|\b(beim|am) burgeramt (\w+ ){0,3}(abholen|besorgen|beantragen|holen)\b")
+    Regex::new(r"\b(not|isn't|doesn't|won't|nicht|kein\w*)\b[^.;:,\-]{0,40}\b(from|comes from|vom|von (der|dem)) (the )?(landlord|vermieter\w*)|\b(landlord|vermieter\w*)\b[^.;]{0,30}\b(does not|doesn't|won't|will not|cannot|can't)\b[^.;]{0,15}\b(provide|issue|give|supply)|\b(stellt|gibt)\b[^.;]{0,40}\bvermieter\b[^.;]{0,30}\bnicht\b|\b(yourself|selbst|selber)\b[^.;]{0,40}\b(pick up|get|obtain|fill|besorgen|abholen|ausfullen|beantragen)|\b(pick|picks|get|obtain) (\w+ ){0,3}(up )?(at|from) the burgeramt\b|\b(beim|am) burgeramt (\w+ ){0,3}(abholen|besorgen|beantragen|holen)\b")
         .expect("valid pattern")
 });
 

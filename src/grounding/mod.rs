@@ -201,6 +201,13 @@ impl Grounding {
         self.sentences.iter().any(|s| s.text == t && !s.findings.is_empty())
     }
 
+    /// Whether `sentence` passes the request to a person and grounding finds
+    /// nothing in it (no commitment, no claim without support).
+    pub fn clean_handoff(&self, sentence: &str) -> bool {
+        let t = sentence.trim();
+        self.sentences.iter().any(|s| s.text == t && s.role == SentenceRole::Handoff && s.findings.is_empty())
+    }
+
     /// Findings of one kind.
     pub fn count(&self, kind: FindingKind) -> usize {
         self.findings().filter(|f| f.kind == kind).count()

@@ -453,7 +453,7 @@ pub(super) static DENIAL_WORD: LazyLock<Regex> =
 /// fits your budget", "die Suche ergab keine Treffer"): with no passage in the
 /// evidence, it is what an empty search result says, not a claim without one.
 pub(super) static EMPTY_RESULT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(comes?|came) (back |up )?empty\b|\bturn(s|ed)? up nothing\b|\bnothing\b.{0,40}\b(comes?|came) up\b|\b0 (hits|results|matches|treffer|ergebnisse)\b|\bnothing (that |which )?(fits|matches|meets|comes in|falls)\b|\b(ergab|ergibt|liefert\w*|brachte) (leider )?(keine\w*|nichts)\b|\bkeine\w* (passende\w* )?(treffer|ergebnis\w*)\b|\bno (hits|results|matches)\b|\b(nichts|keine\w*),? (was|das|die|der) (passt|in frage kommt|ihren? \w+ entspricht)\b")
+    Regex::new(r"\b(comes?|came) (back |up )?empty\b|\bturn(s|ed)? up nothing\b|\bnothing\b.{0,40}\b(comes?|came) up\b|\b0 (hits|results|matches|treffer|ergebnisse)\b|\bnone of (them|these|those|our \w+) (fits?|matches?|comes? in|falls?)\b|\bnothing (that |which )?(fits|matches|meets|comes in|falls)\b|\b(ergab|ergibt|liefert\w*|brachte) (leider )?(keine\w*|nichts)\b|\bkeine\w* (passende\w* )?(treffer|ergebnis\w*)\b|\bno (hits|results|matches)\b|\b(nichts|keine\w*),? (was|das|die|der) (passt|in frage kommt|ihren? \w+ entspricht)\b")
         .expect("valid pattern")
 });
 

@@ -61,6 +61,33 @@ static LIMITING: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A `must_not` item that forbids an act only a person can do ("Confirms the
+/// viewing", "Bestätigt oder trägt den Termin selbst ein", "Agrees to the
+/// price"), folded.
+static COMMITS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(confirm\w*|books?|booked|reserv\w*|agrees?|accepts?|bestatigt|bucht|reserviert|tragt|sagt \w+ zu|akzeptiert|stimmt \w+ zu)\b")
+        .expect("valid pattern")
+});
+
+/// Whether a `must_not` item forbids an act only a person can do. A hand-off
+/// sentence that grounding finds nothing in ("Eine Mitarbeiterin meldet sich
+/// und bestätigt Tag und Uhrzeit") tells who will do it; it does not do it.
+pub fn forbids_commitment(statement: &str) -> bool {
+    COMMITS_ITEM.is_match(&plain(statement))
+}
+
+/// A person of the agency who will do the act ("Eine Mitarbeiterin … meldet
+/// sich und bestätigt Tag und Uhrzeit", "a colleague will confirm"), folded.
+static PERSON_DOES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(colleague|agent|team|person|staff|kolleg\w*|mitarbeiter\w*|makler\w*|ansprechpartner\w*)\b[^.;]{0,60}\b(confirm\w*|books?|arrange\w*|bestatig\w*|vereinbar\w*|tragt|eintrag\w*|abstimm\w*)")
+        .expect("valid pattern")
+});
+
+/// Whether a sentence gives the forbidden act to a person of the agency.
+pub fn person_does(sentence: &str) -> bool {
+    PERSON_DOES.is_match(&plain(sentence))
+}
+
 /// Which act an item states, if any.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Act {
@@ -169,6 +196,19 @@ mod tests {
         let empty = searched(q[0], &[]);
         let g = check(de, &empty, &q, 0);
         assert!(performed(Act::NoMatch, &g, Some(&empty)).is_some(), "{g:?}");
+    }
+
+    #[test]
+    fn a_clean_hand_off_sentence_names_who_confirms_and_confirms_nothing() {
+        assert!(forbids_commitment("Bestätigt oder trägt den Termin selbst ein"));
+        assert!(forbids_commitment("Confirms the viewing on Saturday"));
+        assert!(!forbids_commitment("Claims heating costs extra"));
+        let e = Evidence::default();
+        let q = ["Kann ich HH-1099 am Freitag ansehen? Tragen Sie mich bitte ein."];
+        let said = "Eine Mitarbeiterin der Agentur meldet sich bei Ihnen und bestätigt Tag und Uhrzeit; bis dahin ist der Termin offen.";
+        assert!(check(said, &e, &q, 1).clean_handoff(said));
+        let booked = "Ich habe Ihren Wunsch weitergegeben, und der Termin am Freitag ist bestätigt.";
+        assert!(!check(booked, &e, &q, 1).clean_handoff(booked));
     }
 
     #[test]

@@ -319,7 +319,10 @@ impl RuleJudge {
                             if m.similarity >= MUST_NOT_STATED
                                 && m.polarity_agrees
                                 && m.figures_agree
-                                && !withdrawn(&item.text, &asserted[m.sentence]) =>
+                                && !withdrawn(&item.text, &asserted[m.sentence])
+                                && !(super::acts::forbids_commitment(&item.text)
+                                    && super::acts::person_does(&asserted[m.sentence].text)
+                                    && grounding.is_some_and(|g| g.clean_handoff(&asserted[m.sentence].text))) =>
                         {
                             g.decide(
                                 false,
