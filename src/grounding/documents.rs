@@ -37,6 +37,13 @@ static NOT_FROM_LANDLORD: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// The agency named as the document's source ("die Bestätigung bekommen Sie
+/// von uns", "ausgestellt wird sie von unserer Agentur"), folded text.
+static FROM_THE_AGENCY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(bekommen|erhalten|get|receive|ausgestellt|bereitgestellt|ausgehandigt|provided|issued|supplied)\b[^.;]{0,30}\b(von|by|from) (uns|unserer agentur|der agentur|unserem team|us|the agency|our agency|our team)\b")
+        .expect("valid pattern")
+});
+
 /// A condition put on the document ("only once the deposit …", "erst nach …"; folded text).
 static ONLY_ONCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(only|erst|nur) (once|after|when|if|nach|wenn|sobald|nachdem)\b").expect("valid pattern")
@@ -71,6 +78,8 @@ pub(super) fn check_documents(
         if let Some(r) = evidence.passages.iter().find(|p| LANDLORD_PROVIDES.is_match(&plain(&p.text))) {
             let reason = if NOT_FROM_LANDLORD.is_match(&folded) {
                 Some("says the document does not come from the landlord; the record has the landlord provide it")
+            } else if FROM_THE_AGENCY.is_match(&folded) {
+                Some("has the agency provide the document; the record has the landlord provide it")
             } else if ONLY_ONCE.is_match(&folded) && ISSUED.is_match(&folded) {
                 Some("ties the document to a condition the record does not make")
             } else {
@@ -131,12 +140,15 @@ mod tests {
             "Die Wohnungsgeberbestätigung stellt der Vermieter leider nicht aus.",
             "Please bear in mind that the confirmation is issued only once the deposit has been received in full.",
             "Bringen Sie dazu Einkommensnachweise der letzten drei Jahre mit.",
+            "Ein Formular beim Eigentümer anfordern müssen Sie nicht – die Bestätigung bekommen Sie von uns.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
         for right in [
             "The landlord provides the Wohnungsgeberbestätigung, so you don't need to get it anywhere else.",
             "Die Wohnungsgeberbestätigung bekommen Sie vom Vermieter.",
+            "Um dieses Formular müssen Sie sich keine Gedanken machen – Sie erhalten es vom Vermieter.",
+            "Die Bestätigung stellt der Vermieter aus; von uns bekommen Sie vorab die Vertragsunterlagen.",
             "Bringen Sie Einkommensnachweise der letzten drei Monate mit.",
             "Proof of income for the past three months, your ID and a SCHUFA report.",
         ] {

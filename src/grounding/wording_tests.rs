@@ -351,6 +351,10 @@ fn slots_entered_set_up_or_settled_are_commitments() {
         "The cold rent of 2,800 EUR has been recorded in your enquiry file as the basis for the draft contract."
     ));
     assert!(c("Suchprofile aus unseren Systemen ist bereits erfolgt"));
+    assert!(c("Gern – den Freitag um 17 Uhr halte ich Ihnen für HH-1099 frei."));
+    assert!(c("Freitag um 17 Uhr steht für HH-1099 aber – die Kollegin meldet sich nur wegen des Treffpunkts."));
+    assert!(c("Sie können Ihren Freitag fest so einplanen."));
+    assert!(!c("Ob es bei Freitag, 17 Uhr, bleibt, bestätigt Ihnen die Kollegin."));
     // Offers, the process and a hand-off are none.
     assert!(!c("A viewing can be arranged for you by a colleague."));
     assert!(!c("A colleague will get in touch beforehand with the exact time and meeting point."));

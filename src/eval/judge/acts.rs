@@ -24,7 +24,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::fold::plain;
+use crate::grounding::numbers::{figures, FigureKind};
 use crate::grounding::polarity::polarity;
+use crate::grounding::text::Sentence;
 use crate::grounding::{reports_empty_result, Evidence, FindingKind, Grounding, SentenceRole};
 
 /// An item that states a hand-off ("has been passed to a person",
@@ -86,6 +88,30 @@ static PERSON_DOES: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether a sentence gives the forbidden act to a person of the agency.
 pub fn person_does(sentence: &str) -> bool {
     PERSON_DOES.is_match(&plain(sentence))
+}
+
+/// A `must_not` item that forbids offering a listing after an empty search
+/// ("Offers a listing anyway", "Bietet trotzdem eine Wohnung an"), folded.
+static OFFERS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\boffers? (a |an |another )?(listing|flat|apartment|property|house|home)s? anyway\b|\bbietet (trotzdem|dennoch) (ein|eine)\w* (angebot|wohnung|inserat|objekt|haus)\b")
+        .expect("valid pattern")
+});
+
+/// The sentence (index into `sents`) that offers a listing anyway: a forbidden
+/// offer ([`OFFERS_ITEM`]) is made by any statement that gives a listing's
+/// price, even with its id left out ("The closest you'll get is our two-room
+/// flat in Altona at 1,190 EUR a month"). `None` for other items.
+pub fn offered_listing(statement: &str, sents: &[Sentence], evidence: &Evidence) -> Option<usize> {
+    if !OFFERS_ITEM.is_match(&plain(statement)) {
+        return None;
+    }
+    let listing_price = |source: &str| evidence.passages.iter().any(|p| p.source == source && p.listing.is_some());
+    sents.iter().position(|s| {
+        !s.question
+            && figures(&s.text).iter().filter(|f| f.kind == FigureKind::Price).any(|f| {
+                !evidence.user_wrote(f.value) && evidence.matching_figures(f).any(|m| listing_price(&m.source))
+            })
+    })
 }
 
 /// Which act an item states, if any.
@@ -209,6 +235,23 @@ mod tests {
         assert!(check(said, &e, &q, 1).clean_handoff(said));
         let booked = "Ich habe Ihren Wunsch weitergegeben, und der Termin am Freitag ist bestätigt.";
         assert!(!check(booked, &e, &q, 1).clean_handoff(booked));
+    }
+
+    #[test]
+    fn a_listing_offered_by_its_price_after_an_empty_search() {
+        let q = "Is there anything to rent in Hamburg under 700 EUR?";
+        let mut e = searched(q, &[]);
+        e.add_tool_result(&serde_json::json!({"results": [{"id": "HH-1002", "district": "Altona", "price": 1190.0, "priceUnit": "EUR/month"}]}));
+        let item = "Offers a listing anyway";
+        let s = crate::grounding::text::sentences(
+            "A search with a 700 EUR cap returned no results. The closest you'll get is our two-room flat in Altona at 1,190 EUR a month.",
+        );
+        assert_eq!(offered_listing(item, &s, &e), Some(1));
+        // The customer's own budget is no listing's price; other items are not offers.
+        let s = crate::grounding::text::sentences("Nothing in Hamburg comes in under 700 EUR a month.");
+        assert_eq!(offered_listing(item, &s, &e), None);
+        let s = crate::grounding::text::sentences("The closest is at 1,190 EUR a month.");
+        assert_eq!(offered_listing("Claims heating costs extra", &s, &e), None);
     }
 
     #[test]

@@ -307,8 +307,16 @@ impl RuleJudge {
             .enumerate()
             .map(|(i, (item, pats))| {
                 let mut g = ItemGrade::new(i + 1, &item.text);
+                let offered =
+                    evidence.filter(|_| meaning).and_then(|e| super::acts::offered_listing(&item.text, &asserted, e));
                 if let Some((p, s)) = must_not_hit(pats, &sents) {
                     g.decide(false, "pattern", format!("matched `{}` in: {}", p.as_str(), excerpt(&s)));
+                } else if let Some(n) = offered {
+                    g.decide(
+                        false,
+                        "act",
+                        format!("stated: sentence {} gives a listing's price: {}", n + 1, excerpt(&unquoted[n].text)),
+                    );
                 } else if meaning {
                     // Quoting a passage or the customer is not making the statement.
                     // An offer or a supposition makes no statement ("If that's a concern, I'm
