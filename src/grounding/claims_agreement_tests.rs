@@ -227,3 +227,23 @@ fn restatements_of_a_quoted_record_agree_with_it() {
     );
     assert!(g.is_clean(), "{g:#?}");
 }
+
+/// "keine weiteren Erhöhungen" denies what comes beyond the graduated rent's
+/// steps; "steht dem Vermieter offen" permits. Source: `labels/dev50.yaml`,
+/// `labels/dev57.yaml`.
+#[test]
+fn further_increases_denied_agree_and_an_open_option_permits() {
+    let mut e = record(
+        "B-2001",
+        "The rent is a graduated rent (Staffelmiete) that rises by 3.5 percent every year on 1 January.",
+        "no",
+    );
+    e.add_tool_result(&serde_json::json!({"results": [{"chunkId": "policy:graduated-rent#no-index-increases", "text":
+        "During a graduated rent, the landlord cannot add an index increase (Indexmiete) or raise the rent to the local comparative rent. Rent increases after modernisation are also excluded while the graduated rent runs. Only the steps agreed in the contract apply."}]}));
+    let q = ["Kann die Miete bei B-2001 zusätzlich an die Inflation gekoppelt werden?"];
+    let g =
+        check("Anders als bei einer Indexmiete kommen während der Staffel keine weiteren Erhöhungen hinzu.", &e, &q, 0);
+    assert!(g.is_clean(), "{g:#?}");
+    let g = check("Eine Indexerhöhung zusätzlich zu vereinbaren, steht dem Vermieter offen.", &e, &q, 0);
+    assert_eq!(g.count(FindingKind::Contradicted), 1, "{g:#?}");
+}

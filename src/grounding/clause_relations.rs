@@ -80,6 +80,13 @@ pub(super) fn parties_differ(a: &str, b: &str) -> bool {
 static DENIED_NOUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(no|kein\w*|without|ohne)\s+(\w+(?:\s+\w+)?)").expect("valid pattern"));
 
+/// A denied noun phrase that opens with "further", "other", "weitere": what
+/// comes beyond (folded).
+static BEYOND_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(further|other|additional|extra|more|weiter\w*|zusatzlich\w*|sonstig\w*|andere\w*)\b")
+        .expect("valid pattern")
+});
+
 /// Whether a clause that denies a noun ("no lift") can contradict a clause
 /// with the terms `other`: only when `other` speaks of that noun.
 pub(super) fn denial_meets(clause: &str, other: &[Term]) -> bool {
@@ -87,6 +94,11 @@ pub(super) fn denial_meets(clause: &str, other: &[Term]) -> bool {
         DENIED_NOUN.captures_iter(&plain(clause)).flat_map(|c| terms(c.get(2).map_or("", |m| m.as_str()))).collect();
     if targets.is_empty() {
         return true;
+    }
+    // "keine weiteren Erhöhungen", "no further costs": a denial of what comes
+    // beyond the record, not of the record's own.
+    if DENIED_NOUN.captures_iter(&plain(clause)).all(|c| c.get(2).is_some_and(|m| BEYOND_WORD.is_match(m.as_str()))) {
+        return false;
     }
     // "a note that you owe no rent" restates the Mietschuldenfreiheitsbescheinigung,
     // "no fee for cancelling" the "free of charge": what a record calls free of

@@ -25,7 +25,7 @@ use regex::Regex;
 use crate::fold::plain;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\brules? out\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite|separate|extra|additional)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\b(can|could|may|might) still (change|differ|vary|move|shift)\b|\bsubject to change\b|\bkann sich (\w+ ){0,3}noch (andern|verschieben)\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
+    Regex::new(r"\b(not|no|never|none|neither|weder|without|cannot|nothing|nobody|nicht|nie|niemals|kein\w*|ohne|nichts|niemand|exclud\w*|ausgeschlossen|ausgenommen|entfallt|entfallen|gebuhrenfrei|provisionsfrei|courtagefrei|fee-free|commission-free|verboten|untersagt|tabu|off-limits|forbidden|prohibited|banned|unknown|unbekannt|silent|nowhere|nirgends|nirgendwo|kostenlos|kostenfrei|gratis|umsonst|unmoglich|impossible|ebenso ?wenig|genauso ?wenig)\b|n't\b|n’t\b|\bmuss ich (leider )?passen\b|\bruled out\b|\brules? out\b|\bbarred\b|\b(off|not on) the table\b|\bout of the question\b|\b(lacks?|lacking|missing|fehl(t|en))\b|\b(fallt|fallen) (\w+ )?weg\b|\brather than (a |an |the )?(settled|final|fixed|firm|binding|definite|separate|extra|additional)\b|\bonly becomes? (binding|final|fixed|definite)\b|\bonly be (known|final|fixed|confirmed|set|binding)\b|\bsteht erst\b|\b(can|could|may|might) still (change|differ|vary|move|shift)\b|\bsubject to change\b|\bkann sich (\w+ ){0,3}noch (andern|verschieben)\b|\berst (dann )?(endgultig|verbindlich|fest)\b")
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
@@ -56,7 +56,7 @@ static QUALIFIED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(allowed|allows?|permitted|permits|welcome|possible|can|may|fine|ok|okay|no problem|bring|keep|accepts?|yes|erlaubt|gestattet|zugelassen|moglich|willkommen|darf|durfen|konnen|kann|mitbringen|halten|kein problem|ja)\b")
+    Regex::new(r"\b(allowed|allows?|permitted|permits|welcome|possible|can|may|fine|ok|okay|no problem|bring|keep|accepts?|yes|erlaubt|gestattet|zugelassen|moglich|willkommen|darf|durfen|konnen|kann|mitbringen|halten|kein problem|ja|steht (\w+ ){0,3}offen|stehen (\w+ ){0,3}offen|freisteht|is open to|are open to)\b")
         .expect("valid pattern")
 });
 
@@ -317,6 +317,7 @@ mod tests {
         assert!(polarity("The listing rules out living there").negated);
         assert!(!polarity("Using the back office as a bedroom isn't something the listing rules out").negated);
         assert!(polarity("The listing allows dogs outright").permits);
+        assert!(polarity("Eine Indexerhöhung zusätzlich zu vereinbaren, steht dem Vermieter offen").permits);
         // "allowing for" takes into account; "may be worth" advises: neither permits.
         assert!(!polarity("it may be worth allowing for that when you arrange your removal").permits);
         assert!(!polarity("allow extra time for the stairs").permits);

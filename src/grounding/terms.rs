@@ -267,6 +267,26 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("steigt", &["rise"]),
     ("increase", &["rise"]),
     ("erhoht", &["rise"]),
+    // A possibility denied in other words ("barred from adding an index
+    // increase", "ist ausgeschlossen"): the denial is read by polarity.
+    ("barred", &["possible"]),
+    ("ruled", &["possible"]),
+    ("excluded", &["possible"]),
+    ("ausgeschlossen", &["possible"]),
+    ("table", &["possible"]),
+    // The steps of a graduated rent, written into the contract.
+    ("written", &["agreed"]),
+    ("festgelegt", &["agreed", "vereinbart"]),
+    ("festgeschrieben", &["agreed", "vereinbart"]),
+    ("staffel", &["step", "stufe"]),
+    ("schritte", &["step", "stufe"]),
+    ("schritten", &["step", "stufe"]),
+    // Proof of income in other words ("Belege über Ihr Einkommen aus den
+    // zurückliegenden drei Monaten").
+    ("beleg", &["nachweis", "proof"]),
+    ("belege", &["nachweis", "proof"]),
+    ("zuruckliegenden", &["letzten", "last"]),
+    ("vergangenen", &["letzten", "last"]),
 ];
 
 static ANALYZED_SYNONYMS: LazyLock<Vec<(String, Vec<String>)>> = LazyLock::new(|| {

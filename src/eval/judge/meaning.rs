@@ -255,7 +255,7 @@ static TAIL_NEGATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
 /// A piece that opens with a subordinating word or a relative pronoun: it
 /// interrupts a clause, it does not own a tail negation.
 static SUBORDINATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"^(which|who|whom|whose|that|where|when|while|although|though|even if|even though|as|because|since|if|unless|auch wenn|selbst wenn|obwohl|obgleich|wenn|falls|weil|da|wie|was|wo|welche\w*|der|die|das|den|dem|dessen|deren|ob|sofern|solange|soweit|wahrend|zumal)\b")
+    regex::Regex::new(r"^(which|who|whom|whose|that|where|when|while|although|though|even if|even though|as|because|since|if|unless|auch wenn|selbst wenn|obwohl|obgleich|wenn|falls|weil|da|wie|was|wo|welche\w*|der|die|das|den|dem|dessen|deren|ob|sofern|solange|soweit|wahrend|zumal|anders als|contrary to|unlike|entgegen)\b")
         .expect("valid pattern")
 });
 
@@ -536,6 +536,11 @@ mod tests {
         assert!(!conveys(
             item,
             "Einen Wohnberechtigungsschein brauchen Sie für B-2002, auch wenn das Inserat es nahelegt, nicht."
+        ));
+        // "anders als …" interrupts like a subordinate clause (labels/dev55.yaml).
+        assert!(!conveys(
+            "Eine SCHUFA-Auskunft",
+            "Eine SCHUFA-Auskunft benötigen wir zur Besichtigung, anders als vielfach angenommen, nicht."
         ));
         let c = split_clauses("The utilities cover water; the heating, which runs on gas, they don't [HH-1001#s5].");
         assert_eq!(c, ["The utilities cover water", "the heating, which runs on gas, they don't [HH-1001#s5]."]);
