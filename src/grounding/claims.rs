@@ -33,7 +33,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::clause_relations::{about_same, denial_meets, focus, same_subject, GENERIC};
-use super::clause_relations::{denies_other_figure, ELLIPSIS, ELLIPTIC_NOT, FIGURE_PLUS};
+use super::clause_relations::{denies_other_figure, ELLIPTIC_NOT, FIGURE_PLUS};
 use super::clause_relations::{narrowed_by_condition, parties_differ, rent_kinds_differ, shares_denial};
 use super::evidence::Evidence;
 use super::figure_checks::{check_counts, check_figures};
@@ -390,7 +390,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
                     {
                         continue;
                     }
-                    if ELLIPSIS.is_match(&plain(c)) {
+                    if super::clause_relations::elliptic(&body, k.checked_sub(1).map(|j| body_clauses[j].1), c) {
                         continue;
                     }
                     // "… Wohnungen heraus, | in denen Katzen erlaubt sind" speaks of other flats.

@@ -247,3 +247,24 @@ fn further_increases_denied_agree_and_an_open_option_permits() {
     let g = check("Eine Indexerhöhung zusätzlich zu vereinbaren, steht dem Vermieter offen.", &e, &q, 0);
     assert_eq!(g.count(FindingKind::Contradicted), 1, "{g:#?}");
 }
+
+/// "left out of the calculation" denies like "without"; a conjunct of an
+/// "as are …" clause borrows its denial. Source: labels/dev58.yaml, dev59.yaml.
+#[test]
+fn left_out_and_elliptic_conjuncts_agree_with_a_denial() {
+    let mut e = Evidence::default();
+    e.add_tool_result(&serde_json::json!({"results": [
+        {"chunkId": "policy:deposit#amount", "text": "The deposit (Kaution) is at most three months' cold rent, without utilities."},
+        {"chunkId": "policy:graduated-rent#no-index-increases", "text":
+            "During a graduated rent, the landlord cannot add an index increase (Indexmiete) or raise the rent to the local comparative rent. Rent increases after modernisation are also excluded while the graduated rent runs."}]}));
+    let q = ["How high may a deposit be, and can an index be added to a graduated rent?"];
+    for reply in [
+        "Our deposit policy puts the ceiling at three months' worth of the cold rent, that is the bare rent with the utilities (Nebenkosten) left out of the calculation.",
+        "While the Staffelmiete runs, an Indexmiete adjustment is ruled out on top of it, as are a rise to the local comparative rent and a rise after modernisation.",
+    ] {
+        let g = check(reply, &e, &q, 0);
+        assert!(g.findings().all(|f| f.kind != FindingKind::Contradicted), "{reply}: {g:#?}");
+    }
+    let g = check("The deposit includes the utilities.", &e, &q, 0);
+    assert!(!g.is_clean());
+}

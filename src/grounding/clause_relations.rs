@@ -220,6 +220,28 @@ pub(super) static ELLIPSIS: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A conjunct that goes on from the clause before ("and a rise after
+/// modernisation", "oder eine Indexmiete"), folded.
+static CONJUNCT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\W*(and|or|nor|as well as|und|oder|sowie|noch)(\s|$)").expect("valid pattern"));
+
+/// Whether a clause (a slice of `body`, original text) is elliptic: it
+/// borrows its verb and polarity from the clause before ([`ELLIPSIS`]: "as
+/// are …", "ebenso …"), or it is joined by "and"/"or" to such a clause
+/// ("…, as are a rise to the local comparative rent | and a rise after
+/// modernisation").
+pub(super) fn elliptic(body: &str, previous: Option<&str>, clause: &str) -> bool {
+    if ELLIPSIS.is_match(&plain(clause)) {
+        return true;
+    }
+    let Some(previous) = previous.filter(|p| ELLIPSIS.is_match(&plain(p))) else { return false };
+    let offset = |t: &str| (t.as_ptr() as usize).checked_sub(body.as_ptr() as usize);
+    let (Some(a), Some(b)) = (offset(previous).map(|o| o + previous.len()), offset(clause)) else { return false };
+    body.get(a..b).is_some_and(|gap| {
+        CONJUNCT.is_match(&plain(gap.trim_start_matches([',', ';']))) || CONJUNCT.is_match(&plain(clause))
+    })
+}
+
 /// A denial of a few words that opens its clause ("nicht bei Vermietungen",
 /// "but not through the landlord"), folded text.
 pub(super) static ELLIPTIC_NOT: LazyLock<Regex> = LazyLock::new(|| {

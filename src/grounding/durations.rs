@@ -49,7 +49,7 @@ static WORDS: LazyLock<String> =
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     let words = WORDS.as_str();
     Regex::new(&format!(
-        r"\b(?P<num>\d{{1,3}}|{words})(?:\s+(?:full|whole|calendar|ganze|volle)n?)?[\s-]+(?P<unit>days?|weeks?|monthly\s+(?:rent\s+)?(?:payments?|rents?|instalments?)|months?|years?|tage?n?|wochen?|monate?n?|monats\w*|jahre?n?)\b"
+        r"\b(?P<num>\d{{1,3}}|{words})(?:\s+(?:full|whole|calendar|ganze|volle)n?)?[\s-]+(?P<unit>days?|weeks?|monthly\s+(?:cold\s+|net\s+|basic\s+)?(?:rent\s+)?(?:payments?|rents?|instalments?|kaltmiete\w*|nettokaltmiete\w*|mieten)|months?|years?|tage?n?|wochen?|monate?n?|monats\w*|jahre?n?)\b"
     ))
     .expect("valid pattern")
 });
@@ -59,7 +59,7 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
 static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
     let words = WORDS.as_str();
     Regex::new(&format!(
-        r"\b(?:(?P<de>zwei|drei|vier|funf|sechs)fache\w*\s+(?:der|einer|ihrer)\s+(?:monatlichen\s+)?(?:netto)?(?:kalt)?miete|(?P<en>\d|{words})\s+times\s+(?:the\s+)?(?:monthly\s+)?(?:cold\s+|net\s+)?rent)\b"
+        r"\b(?:(?P<de>zwei|drei|vier|funf|sechs)fache\w*\s+(?:der|einer|ihrer)\s+(?:monatlichen\s+)?(?:netto)?(?:kalt)?miete|(?P<en>\d|{words})\s+times\s+(?:the\s+)?(?:monthly\s+)?(?:(?:cold\s+|net\s+)?rent|kaltmiete|nettokaltmiete|miete))\b"
     ))
     .expect("valid pattern")
 });
@@ -139,6 +139,9 @@ mod tests {
         assert_eq!(read("The lease runs for a minimum of two years."), [(24.0, Month)]);
         assert_eq!(read("innerhalb von 14 Tagen"), [(14.0, Day)]);
         assert_eq!(read("Die Kaution beträgt höchstens drei Monatskaltmieten."), [(3.0, Month)]);
+        // Mixed words (labels/dev56.yaml, dev59.yaml).
+        assert_eq!(read("the Kaution is set at three monthly Kaltmieten"), [(3.0, Month)]);
+        assert_eq!(read("the Kaution is set at three times the monthly Kaltmiete"), [(3.0, Month)]);
         assert_eq!(read("The deposit is three months' cold rent."), [(3.0, Month)]);
         assert_eq!(read("Höchstens das Dreifache der monatlichen Kaltmiete"), [(3.0, Month)]);
         assert_eq!(read("at most three times the monthly cold rent"), [(3.0, Month)]);

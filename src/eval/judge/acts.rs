@@ -53,7 +53,7 @@ static NO_MATCH_ITEM: LazyLock<Regex> = LazyLock::new(|| {
 /// empty-result wording grounding accepts, or a denial that names finding,
 /// having or offering ("isn't something we have", "führen wir nicht").
 static ABSENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(have|has|find|found|offer\w*|lists?|listed|match\w*|fits?|results?|comes? up|turn\w* up|available|stock|catalogue|portfolio|records|haben|fuhren|finden|gefunden|angebot\w*|bestand|treffer|ergebnis\w*|passt|passen\w*|verfugbar|dabei)\b")
+    Regex::new(r"\b(have|has|find|found|offer\w*|lists?|listed|match\w*|fits?|results?|comes? up|turn\w* up|available|stock|catalogue|portfolio|records|haben|fuhren|finden|gefunden|angebot\w*|bestand|treffer|ergebnis\w*|passt|passen\w*|verfugbar|dabei|rentals?|flats?|apartments?|homes?|houses?|properties|listings?|wohnung\w*|mietwohnung\w*|objekte?|inserate?)\b")
         .expect("valid pattern")
 });
 
@@ -213,6 +213,7 @@ mod tests {
             "A house in Munich for under 900 EUR a month isn't something we have at the moment.",
             "Sorry, nothing in Munich comes up to rent at under 900 EUR.",
             "Search: Munich, rent, max. 900 EUR p.m. → 0 results.",
+            "I've gone through all our rentals there, and I'm sorry to say there's nothing at 900 EUR a month or below at the moment.",
         ] {
             let g = check(said, &empty, &q, 0);
             assert!(performed(Act::NoMatch, &g, Some(&empty)).is_some(), "{said}: {g:?}");

@@ -86,6 +86,26 @@ fn strip_meta(text: &str) -> String {
     t
 }
 
+/// A multiplication before a figure ("3 x 980 EUR"), on the text before it.
+static TIMES: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"(\d{1,2})\s*[x×*]\s*$").expect("valid pattern"));
+
+/// An item's figures, with a product written out ("States a computed euro
+/// deposit (3 x 980 EUR)") read as its result (2,940 EUR): the operand is the
+/// cold rent the right reply names, the forbidden figure is the product.
+fn item_figures(text: &str) -> Vec<Figure> {
+    figures(text)
+        .into_iter()
+        .map(|mut f| {
+            let times = text.find(&f.text).and_then(|at| TIMES.captures(&text[..at]));
+            if let Some(n) = times.and_then(|c| c[1].parse::<f64>().ok()) {
+                f.value *= n;
+            }
+            f
+        })
+        .collect()
+}
+
 impl ItemMeaning {
     /// Analyses an item's text; parenthesised glosses and chunk ids are left
     /// out ("Heating is included (HH-1001#s5)").
@@ -111,7 +131,7 @@ impl ItemMeaning {
             clause_texts,
             clauses,
             terms: terms(&plain),
-            figures: figures(text),
+            figures: item_figures(text),
             years: years(text),
             durations: durations(text),
         }
@@ -526,6 +546,13 @@ mod tests {
 
     /// A negation left at the end, after an interrupting clause, denies the
     /// clause it ends; a tail with its own subject ("electricity not") does not move.
+    #[test]
+    fn a_product_in_an_item_is_its_result() {
+        let item = ItemMeaning::new("States a computed euro deposit (3 x 980 EUR)");
+        assert!(!item.figures_agree("It is worked out on the 980 EUR net rent alone.", &[]));
+        assert!(item.figures_agree("That makes 2,940 EUR in all.", &[]));
+    }
+
     #[test]
     fn a_tail_negation_ends_the_interrupted_clause() {
         let item = "Ja, für B-2002 ist ein Wohnberechtigungsschein (WBS) erforderlich";
