@@ -262,6 +262,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::commission::check_commission_share(&body, evidence, &mut push);
             super::sublet::check_sublet(&body, evidence, &mut push);
             super::documents::check_documents(&body, evidence, &mut push);
+            super::availability::check_availability(&body, evidence, &mut push);
             super::payers::check_payers(&body, &own, evidence, &mut push);
             super::payers::check_payees(&body, evidence, &mut push);
             super::requirements::check_requirements(&body, evidence, &mut push);

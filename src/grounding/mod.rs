@@ -20,6 +20,7 @@
 
 mod acts;
 pub mod arithmetic;
+mod availability;
 mod binding;
 mod claims;
 mod clause_relations;

@@ -354,6 +354,8 @@ fn slots_entered_set_up_or_settled_are_commitments() {
     assert!(c("Gern – den Freitag um 17 Uhr halte ich Ihnen für HH-1099 frei."));
     assert!(c("Freitag um 17 Uhr steht für HH-1099 aber – die Kollegin meldet sich nur wegen des Treffpunkts."));
     assert!(c("Sie können Ihren Freitag fest so einplanen."));
+    assert!(c("in the meantime I've set the flat aside for you at that price"));
+    assert!(c("steht der Freitag um 17 Uhr aber schon mit Ihrem Namen in unserem Besichtigungskalender"));
     assert!(!c("Ob es bei Freitag, 17 Uhr, bleibt, bestätigt Ihnen die Kollegin."));
     // Offers, the process and a hand-off are none.
     assert!(!c("A viewing can be arranged for you by a colleague."));
