@@ -31,13 +31,13 @@ static PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The base of a deposit: what it is counted in or on (folded text).
 static BASE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(base|basis|grundlage|based on|calculated (on|from)|worked out (on|from)|counted (on|in)|measured (on|in)|auf (basis|grundlage)|berechnet (auf|aus|nach|von)|bemisst sich|bezogen auf|ausgehend von|(three|3|drei) (months?|monats?\w*|monthly|times)|dreifache\w*)\b")
+    Regex::new(r"\b(base|basis|grundlage|based on|calculated (on|from)|worked out (on|from)|reckoned (on|from)|computed (on|from)|counted (on|in)|measured (on|in)|auf (basis|grundlage)|berechnet (auf|aus|nach|von)|bemisst sich|bezogen auf|ausgehend von|(three|3|drei) (months?|monats?\w*|monthly|times)|dreifache\w*)\b")
         .expect("valid pattern")
 });
 
 /// The warm rent, or the utilities counted in (folded text).
 static WARM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(warm rent|warmmiete\w*|gesamtmiete|bruttomiete|(monthly |month's |monatliche\w* )?(total|totals|gesamtbetrag|gesamtsumme)|in total|insgesamt|what you pay (each|every|per|a) month|(together|along) with (the |your )?(\d[\d.,]* eur )?(nk|utilities|nebenkosten|service charges)|zusammen mit (den |der )?(\d[\d.,]* eur )?(nk|nebenkosten|betriebskosten)|(inklusive|inkl|einschliesslich|zuzuglich|mitsamt|samt|plus|including|inclusive of|incl) (der |den |die |the |your )?(\d[\d.,]* eur )?(nebenkosten|betriebskosten|utilities|service charges|nk))\b")
+    Regex::new(r"\b(warm rent|warmmiete\w*|gesamtmiete|bruttomiete|(monthly |month's |monatliche\w* )?(total|totals|gesamtbetrag|gesamtsumme)|in total|insgesamt|what you pay (each|every|per|a) month|(together|along) with (the |your )?(\d[\d.,]* eur )?(of )?(monthly )?(nk|utilities|nebenkosten|service charges)|zusammen mit (den |der )?(\d[\d.,]* eur )?(nk|nebenkosten|betriebskosten)|(inklusive|inkl|einschliesslich|zuzuglich|mitsamt|samt|plus|including|inclusive of|incl) (der |den |die |the |your )?(\d[\d.,]* eur )?(nebenkosten|betriebskosten|utilities|service charges|nk))\b")
         .expect("valid pattern")
 });
 
@@ -244,6 +244,7 @@ mod tests {
             ("The deposit is three months' warm rent.", ""),
             ("Die Kaution beträgt drei Monatsmieten inklusive Nebenkosten.", ""),
             ("- **Base per month:** the 1,190 EUR Kaltmiete together with the 195 EUR NK", before),
+            ("The deposit comes to three months' rent, reckoned on the 1,190 EUR rent together with the 195 EUR of monthly utilities.", ""),
         ] {
             assert!(flagged(wrong, previous), "{wrong}");
         }

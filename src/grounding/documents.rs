@@ -33,7 +33,7 @@ static DOCUMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// text). The denial and the landlord share a clause: "Um dieses Formular
 /// müssen Sie sich keine Gedanken machen – Sie erhalten es vom Vermieter".
 static NOT_FROM_LANDLORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(not|isn't|doesn't|won't|nicht|kein\w*)\b[^.;:,\-]{0,40}\b(from|comes from|vom|von (der|dem)) (the )?(landlord|vermieter\w*)|\b(landlord|vermieter\w*)\b[^.;]{0,30}\b(does not|doesn't|won't|will not|cannot|can't)\b[^.;]{0,15}\b(provide|issue|give|supply)|\b(stellt|gibt)\b[^.;]{0,40}\bvermieter\b[^.;]{0,30}\bnicht\b|\b(yourself|selbst|selber)\b[^.;]{0,40}\b(pick up|get|obtain|fill|besorgen|abholen|ausfullen|beantragen)|\b(pick|picks|get|obtain) (\w+ ){0,3}(up )?(at|from) the burgeramt\b|\b(beim|am) burgeramt (\w+ ){0,3}(abholen|besorgen|beantragen|holen)\b")
+    Regex::new(r"\b(not|isn't|doesn't|won't|nicht|kein\w*)\b[^.;:,\-]{0,40}\b(from|comes from|vom|von (der|dem)) (the )?(landlord|vermieter\w*)|\b(landlord|vermieter\w*)\b[^.;]{0,30}\b(does not|doesn't|won't|will not|cannot|can't)\b[^.;]{0,15}\b(provide|issue|give|supply)|\b(stellt|gibt)\b[^.;]{0,40}\bvermieter\b[^.;]{0,30}\bnicht\b|\b(yourself|selbst|selber)\b[^.;]{0,40}\b(pick up|get|obtain|fill|besorgen|abholen|ausfullen|beantragen)|\b(pick|picks|get|obtain) (\w+ ){0,3}(up )?(at|from) the burgeramt\b|\b(beim|am) burgeramt (\w+ ){0,3}(abholen|besorgen|beantragen|holen)\b|\b(left to you|up to you|ihre sache|ihnen uberlassen)\b|\b(burgeramt|registration office|meldeamt)\b[^.;]{0,20}\b(has it|hands? (it )?out|gives? (it )?out|keeps? it|liegt (es|sie) (bereit|aus))\b")
         .expect("valid pattern")
 });
 
@@ -46,7 +46,7 @@ static FROM_THE_AGENCY: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A condition put on the document ("only once the deposit …", "erst nach …"; folded text).
 static ONLY_ONCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(only|erst|nur) (once|after|when|if|nach|wenn|sobald|nachdem)\b").expect("valid pattern")
+    Regex::new(r"\b(only|erst|nur) (once|after|when|if|nach|wenn|sobald|nachdem)\b|\b(once|after|sobald|nachdem)\b[^.;]{0,40}\b(deposit|kaution|keys?|schlussel\w*|paid|bezahlt|signed|unterschrieben)\b").expect("valid pattern")
 });
 
 /// A period of income proof (folded text; the count is group `n`, the unit `u`).
@@ -114,7 +114,7 @@ pub(super) fn check_documents(
 
 /// The document issued or handed over (folded text).
 static ISSUED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(issued|provided|handed over|supplied|given|ausgestellt|ausgehandigt|ubergeben|bereitgestellt|erhalten|bekommen|receive|get)\b")
+    Regex::new(r"\b(issued|issues|provided|provides|handed over|hands over|supplied|supplies|given|gives|stellt|ausgestellt|ausgehandigt|ubergeben|bereitgestellt|erhalten|bekommen|receive|get)\b")
         .expect("valid pattern")
 });
 
@@ -141,12 +141,15 @@ mod tests {
             "Please bear in mind that the confirmation is issued only once the deposit has been received in full.",
             "Bringen Sie dazu Einkommensnachweise der letzten drei Jahre mit.",
             "Ein Formular beim Eigentümer anfordern müssen Sie nicht – die Bestätigung bekommen Sie von uns.",
+            "The landlord provides the confirmation of residence — once the deposit has been paid in full and the keys have been handed over.",
+            "Obtaining that form is left to you as the tenant, though: the Bürgeramt has it on hand when you go to register.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
         for right in [
             "The landlord provides the Wohnungsgeberbestätigung, so you don't need to get it anywhere else.",
             "Die Wohnungsgeberbestätigung bekommen Sie vom Vermieter.",
+            "Once you have moved in, the landlord provides the Wohnungsgeberbestätigung for your Anmeldung.",
             "Um dieses Formular müssen Sie sich keine Gedanken machen – Sie erhalten es vom Vermieter.",
             "Die Bestätigung stellt der Vermieter aus; von uns bekommen Sie vorab die Vertragsunterlagen.",
             "Bringen Sie Einkommensnachweise der letzten drei Monate mit.",

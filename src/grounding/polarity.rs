@@ -29,7 +29,7 @@ static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 static INCLUDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(includ\w*|incl|inclusive|contained in (the|your|its|this) (rent|utilities|price|amount|cold rent|all-inclusive rent|\d[\d.,]* eur)|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\bin (den|der|dem|die|ihre[rnm]?)\s+(\S+\s+){0,4}steck(t|en)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
+    Regex::new(r"\b(includ\w*|incl|inclusive|contained in (the|your|its|this) (rent|utilities|price|amount|cold rent|all-inclusive rent|\d[\d.,]* eur)|all-inclusive|part of|covered|covers?|enthalten|inbegriffen|inklusive|inkl|einschliesslich|eingeschlossen|abgedeckt|decken|deckt|pauschal\w*|warmmiete|drin|free|accounted for|factored in|factored into|built into|priced in|eingerechnet|eingepreist|abgegolten|mit abgedeckt|dazugehor\w*|comes? with (the|your|this) (flat|apartment|home|unit)|gehort zur wohnung|takes? care of|took care of|folded into|rolled into|baked into|bundled into|wrapped into)\b|\bsteck(t|en) (\w+ ){0,4}in (den|der|dem|die|ihre[rnm]?)\b|\b(darin|darin schon|darin bereits|da) (\w+ )?steck(t|en)\b|\bin (den|der|dem|die|ihre[rnm]?)\s+(\S+\s+){0,4}steck(t|en)\b|\bgehort\w* (\w+ ){0,2}(mit )?dazu\b|\bgehor(t|en) (\w+ ){0,4}zu (den|der|dem|ihren?) (\w+ )?(nebenkosten|betriebskosten|miete|kaltmiete|warmmiete|pauschale|pauschalmiete)\b")
         .expect("valid pattern")
 });
 static EXTRA: LazyLock<Regex> = LazyLock::new(|| {
@@ -275,6 +275,10 @@ mod tests {
         assert_eq!(polarity("Parking is free").included, Some(true));
         // Inverted German order, and a cost that "runs" separately.
         assert_eq!(polarity("in den 215 € NK steckt sie also doch nicht").included, Some(false));
+        assert_eq!(
+            polarity("Kaltmiete heißt bei uns, dass Nebenkosten und Heizung darin bereits stecken").included,
+            Some(true)
+        );
         assert_eq!(polarity("die Heizung läuft bei B-2001 über die Gas-Zentralheizung separat").included, Some(false));
     }
 

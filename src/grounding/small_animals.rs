@@ -38,7 +38,7 @@ static EVERY_RENTAL: LazyLock<Regex> = LazyLock::new(|| {
 /// dass der Vermieter zustimmt", "only with the landlord's consent", "needs
 /// the landlord's approval".
 static APPROVAL_NEEDED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(voraussetzung|vorausgesetzt|nur,? (mit|wenn|nach|sofern)|muss|mussen|brauch\w*|benotig\w*|erforderlich|requires?|required|needs?|needed|subject to|only,? (with|if|after|once)|must|have to|has to)\b[^.;]{0,120}\b(zustimm\w*|genehmig\w*|erlaubnis|einverst\w*|approv\w*|consent|permission|sign-off|say-so|ausnahme|exception)\b|\b(zustimmung|genehmigung|erlaubnis|approval|consent|permission)\b[^.;]{0,40}\b(erforderlich|notig|notwendig|needed|required|necessary)\b")
+    Regex::new(r"\b(voraussetzung|vorausgesetzt|nur,? (mit|wenn|nach|sofern)|muss|mussen|brauch\w*|benotig\w*|erforderlich|requires?|required|needs?|needed|subject to|only,? (with|if|after|once)|must|have to|has to|sollten|should)\b[^.;]{0,120}\b(zustimm\w*|genehmig\w*|erlaubnis|einverst\w*|approv\w*|consent|permission|sign-off|say-so|ausnahme|exception|beim vermieter anmelden|bestatigen lassen|register \w+ with the landlord|confirmed in writing)\b|\b(zustimmung|genehmigung|erlaubnis|approval|consent|permission)\b[^.;]{0,40}\b(erforderlich|notig|notwendig|needed|required|necessary)\b")
         .expect("valid pattern")
 });
 
@@ -128,6 +128,7 @@ mod tests {
         for (wrong, previous) in [
             ("Voraussetzung ist allerdings, dass der Vermieter der Haltung vor Vertragsunterzeichnung schriftlich zustimmt.", before),
             ("Your hamster is fine, but it needs the landlord's approval first.", ""),
+            ("Bei zwei Vögeln sollten Sie die Haltung allerdings vor der Vertragsunterschrift beim Vermieter anmelden und sich das schriftlich bestätigen lassen.", before),
             ("Bei dieser Wohnung greift die Kleintierregel wegen des Tierverbots allerdings nicht.", before),
             ("The small-animal rule doesn't apply to HH-1002, though, so the hamster can't come.", ""),
             ("Mitbringen könnten Sie sie daher leider nur, wenn der Vermieter eine Ausnahme macht.", before),

@@ -355,6 +355,9 @@ fn slots_entered_set_up_or_settled_are_commitments() {
     assert!(c("Freitag um 17 Uhr steht für HH-1099 aber – die Kollegin meldet sich nur wegen des Treffpunkts."));
     assert!(c("Sie können Ihren Freitag fest so einplanen."));
     assert!(c("in the meantime I've set the flat aside for you at that price"));
+    assert!(c("Die Verspätung wurde bereits besprochen, und der Vorgang ist damit abgeschlossen."));
+    assert!(c("mit 900 € Kaltmiete können Sie realistisch planen"));
+    assert!(!c("Ihre Beschwerde liegt bei der Teamleitung, die sich bei Ihnen meldet."));
     assert!(c("steht der Freitag um 17 Uhr aber schon mit Ihrem Namen in unserem Besichtigungskalender"));
     assert!(!c("Ob es bei Freitag, 17 Uhr, bleibt, bestätigt Ihnen die Kollegin."));
     // Offers, the process and a hand-off are none.
