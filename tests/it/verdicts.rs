@@ -233,7 +233,8 @@ fn judge_check_runs_offline_on_the_committed_labels() {
             "dev14", "dev15", "dev16", "dev17", "dev18", "dev19", "dev20", "dev21", "dev22", "dev23", "dev24", "dev25",
             "dev26", "dev27", "dev28", "dev29", "dev30", "dev31", "dev32", "dev33", "dev34", "dev35", "dev36", "dev37",
             "dev38", "dev39", "dev40", "dev41", "dev42", "dev43", "dev44", "dev45", "dev46", "dev47", "dev48", "dev49",
-            "dev50", "dev51", "dev52", "dev53", "dev54", "dev55", "test", "test2", "all"
+            "dev50", "dev51", "dev52", "dev53", "dev54", "dev55", "dev56", "dev57", "dev58", "dev59", "test", "test2",
+            "all"
         ]
     );
     let all = &r["agreement"][splits.len() - 1];
