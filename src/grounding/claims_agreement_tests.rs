@@ -268,3 +268,28 @@ fn left_out_and_elliptic_conjuncts_agree_with_a_denial() {
     let g = check("The deposit includes the utilities.", &e, &q, 0);
     assert!(!g.is_clean());
 }
+
+/// A subject set off by "on the other hand" keeps its predicate; an index
+/// rent is a rent that follows inflation. Source: labels/dev56.yaml.
+#[test]
+fn an_interrupted_subject_and_inflation_are_read_against_the_record() {
+    let mut e = Evidence::default();
+    e.add_tool_result(&serde_json::json!({"results": [{"chunkId": "policy:viewings#what-to-bring", "text":
+        "Please bring an ID card or passport and proof of income for the last three months. We also ask for a SCHUFA credit report."},
+        {"chunkId": "policy:graduated-rent#no-index-increases", "text":
+        "During a graduated rent, the landlord cannot add an index increase (Indexmiete) or raise the rent to the local comparative rent. Only the steps agreed in the contract apply."}]}));
+    let q = ["What do I need, and can the rent follow inflation?"];
+    for wrong in [
+        "The SCHUFA credit report, on the other hand, is something you don't need to have on you for the viewing itself.",
+        "Anders sieht es aus, wenn Sie beide eine Indexklausel aufnehmen; dann kann die Miete neben den Stufen auch der Inflation folgen.",
+    ] {
+        assert_eq!(check(wrong, &e, &q, 0).count(FindingKind::Contradicted), 1, "{wrong}");
+    }
+    for right in [
+        "The SCHUFA credit report, on the other hand, is something we do ask you to bring.",
+        "Eine Kopplung an die Inflation ist während der Staffelmiete ausgeschlossen.",
+    ] {
+        let g = check(right, &e, &q, 0);
+        assert!(g.findings().all(|f| f.kind != FindingKind::Contradicted), "{right}: {g:#?}");
+    }
+}

@@ -273,6 +273,8 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("ruled", &["possible"]),
     ("excluded", &["possible"]),
     ("ausgeschlossen", &["possible"]),
+    // An index rent follows the consumer price index, that is inflation.
+    ("inflation", &["index"]),
     ("table", &["possible"]),
     // The steps of a graduated rent, written into the contract.
     ("written", &["agreed"]),

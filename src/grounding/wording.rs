@@ -349,7 +349,35 @@ pub(super) fn clauses(text: &str) -> Vec<(bool, &str)> {
     }
     spans.retain(|(_, a, b)| !text[*a..*b].trim().is_empty());
     let spans = join_trailing_negations(text, spans);
+    let spans = join_interrupted_subjects(text, spans);
     spans.into_iter().map(|(c, a, b)| (c, text[a..b].trim())).collect()
+}
+
+/// A discourse word set off by commas ("on the other hand", "jedoch").
+static PARENTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\W*(on the other hand|however|though|by contrast|in turn|in contrast|dagegen|hingegen|jedoch|allerdings|ubrigens|übrigens|wiederum|indes)\W*$")
+        .expect("valid pattern")
+});
+
+/// "The SCHUFA credit report, on the other hand, is something you don't need":
+/// a subject without a verb, a discourse word and the predicate are one clause.
+fn join_interrupted_subjects(text: &str, spans: Vec<(bool, usize, usize)>) -> Vec<(bool, usize, usize)> {
+    let mut out: Vec<(bool, usize, usize)> = vec![];
+    let mut i = 0;
+    while i < spans.len() {
+        let (c, a, b) = spans[i];
+        let interrupted = i + 2 < spans.len()
+            && !VERB.is_match(&plain(&text[a..b]))
+            && PARENTHETICAL.is_match(&text[spans[i + 1].1..spans[i + 1].2]);
+        if interrupted {
+            out.push((c, a, spans[i + 2].2));
+            i += 3;
+        } else {
+            out.push((c, a, b));
+            i += 1;
+        }
+    }
+    out
 }
 
 static ARTICLE_NEXT: LazyLock<Regex> = LazyLock::new(|| {
