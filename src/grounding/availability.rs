@@ -17,7 +17,7 @@ use crate::fold::plain;
 
 /// A listing said to be gone (folded text).
 static TAKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(was|is|are|ist|wurde|sind|(has|have|had)( already)? been)\s+((already|now|since|bereits|schon|inzwischen|leider|meanwhile|mittlerweile)\s+)*((let|rented out|sold|taken|gone)(\s*[.,;:!–-]|\s*$|\s+(already|last|yesterday|recently|meanwhile|in the meantime|to (another|someone|other)\w*|though|unfortunately))|(vergeben|vermietet|verkauft|weg)\b)|\b(ist|wurde|sind) (sie|es|die wohnung|das haus|das objekt)\b[^.;:]{0,50}\b(vergeben|vermietet|verkauft)\b|\bno longer (available|on the market|for rent|for sale|free)\b|\bnicht mehr (verfugbar|frei|zu haben|auf dem markt)\b|\boff the market\b")
+    Regex::new(r"\b(was|is|are|ist|wurde|sind|(has|have|had)( already)? been)\s+((already|now|since|bereits|schon|inzwischen|leider|meanwhile|mittlerweile)\s+)*((let|rented out|sold|taken|gone)(\s*[.,;:!–-]|\s*$|\s+(already|last|yesterday|recently|meanwhile|in the meantime|to (another|someone|other)\w*|though|unfortunately))|(vergeben|vermietet|verkauft|weg)\b)|\b(ist|wurde|sind) (sie|es|die wohnung|das haus|das objekt)\b[^.;:]{0,50}\b(vergeben|vermietet|verkauft)\b|\bno longer (available|on the market|for rent|for sale|free)\b|\b(promised|reserved|zugesagt|versprochen)\s+(to|for|an)\s+(another|someone|a different|other|einen anderen|eine andere|jemand)\w*|\bnicht mehr (verfugbar|frei|zu haben|auf dem markt)\b|\boff the market\b")
         .expect("valid pattern")
 });
 
@@ -89,6 +89,7 @@ mod tests {
             "Leider ist sie inzwischen schon an einen anderen Interessenten vergeben.",
             "The flat is no longer available.",
             "Unfortunately the flat has already been let.",
+            "Correction to the line above: HH-1002 has meanwhile been promised to another applicant.",
             "HH-1002 would have suited you at 1,190 EUR a month; it was let last week, though, so there's nothing in Hamburg.",
         ] {
             assert!(flagged(wrong), "{wrong}");

@@ -261,7 +261,7 @@ pub fn check(reply: &str, evidence: &Evidence, customer: &[&str], tickets: usize
             super::deposit_base::check_deposit_bound(&body, &scope, evidence, &mut push);
             super::commission::check_commission_share(&body, evidence, &mut push);
             super::sublet::check_sublet(&body, evidence, &mut push);
-            super::documents::check_documents(&body, evidence, &mut push);
+            super::documents::check_documents(&body, &previous, evidence, &mut push);
             super::availability::check_availability(&body, evidence, &mut push);
             super::payers::check_payers(&body, &own, evidence, &mut push);
             super::payers::check_payees(&body, evidence, &mut push);

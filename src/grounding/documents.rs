@@ -44,6 +44,12 @@ static FROM_THE_AGENCY: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A pronoun subject ("it is issued only once …", "sie wird erst …"; folded).
+static PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(it|this|that|es|sie|diese|dieses) (is|will be|gets|only|wird|gibt|bekommen|erhalten)\b")
+        .expect("valid pattern")
+});
+
 /// A condition put on the document ("only once the deposit …", "erst nach …"; folded text).
 static ONLY_ONCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(only|erst|nur) (once|after|when|if|nach|wenn|sobald|nachdem)\b|\b(once|after|sobald|nachdem)\b[^.;]{0,40}\b(deposit|kaution|keys?|schlussel\w*|paid|bezahlt|signed|unterschrieben)\b").expect("valid pattern")
@@ -70,11 +76,15 @@ fn unit(word: &str) -> &'static str {
 /// income proof another period than the record.
 pub(super) fn check_documents(
     body: &str,
+    previous: &str,
     evidence: &Evidence,
     push: &mut impl FnMut(FindingKind, String, Option<String>),
 ) {
     let folded = plain(body);
-    if DOCUMENT.is_match(&folded) {
+    // "Please bear in mind that it is issued only once …": the pronoun stands
+    // for the document the sentence before named.
+    let named = DOCUMENT.is_match(&folded) || (PRONOUN.is_match(&folded) && DOCUMENT.is_match(&plain(previous)));
+    if named {
         if let Some(r) = evidence.passages.iter().find(|p| LANDLORD_PROVIDES.is_match(&plain(&p.text))) {
             let reason = if NOT_FROM_LANDLORD.is_match(&folded) {
                 Some("says the document does not come from the landlord; the record has the landlord provide it")
@@ -129,7 +139,8 @@ mod tests {
         e.add_tool_result(&serde_json::json!({"results": [{"chunkId": "policy:viewings#what-to-bring", "text":
             "Please bring an ID card or passport, proof of income for the last three months and a SCHUFA credit report."}]}));
         let mut n = 0;
-        check_documents(body, &e, &mut |_, _, _| n += 1);
+        let (previous, body) = body.split_once(" | ").unwrap_or(("", body));
+        check_documents(body, previous, &e, &mut |_, _, _| n += 1);
         n > 0
     }
 
@@ -143,6 +154,7 @@ mod tests {
             "Ein Formular beim Eigentümer anfordern müssen Sie nicht – die Bestätigung bekommen Sie von uns.",
             "The landlord provides the confirmation of residence — once the deposit has been paid in full and the keys have been handed over.",
             "Obtaining that form is left to you as the tenant, though: the Bürgeramt has it on hand when you go to register.",
+            "The landlord supplies the Wohnungsgeberbestätigung. | Please bear in mind that it is issued only once the deposit has been received in full.",
         ] {
             assert!(flagged(wrong), "{wrong}");
         }
@@ -150,6 +162,7 @@ mod tests {
             "The landlord provides the Wohnungsgeberbestätigung, so you don't need to get it anywhere else.",
             "Die Wohnungsgeberbestätigung bekommen Sie vom Vermieter.",
             "Once you have moved in, the landlord provides the Wohnungsgeberbestätigung for your Anmeldung.",
+            "The landlord supplies the Wohnungsgeberbestätigung. | It is issued by the landlord, so you need nothing else.",
             "Um dieses Formular müssen Sie sich keine Gedanken machen – Sie erhalten es vom Vermieter.",
             "Die Bestätigung stellt der Vermieter aus; von uns bekommen Sie vorab die Vertragsunterlagen.",
             "Bringen Sie Einkommensnachweise der letzten drei Monate mit.",

@@ -22,7 +22,7 @@ static YEAR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(18|19|20)\d{2}\b
 
 /// Work done on a building or a part of it (folded text).
 static RENOVATED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(renovat\w*|renew\w*|refurbish\w*|moderni[sz]\w*|updated?|replaced|redone|overhauled|upgraded|renoviert\w*|renovierung\w*|saniert\w*|sanierung\w*|erneuer\w*|modernisier\w*|uberholt|instand gesetzt|betraf|betrifft|betroffen)\b")
+    Regex::new(r"\b(renovat\w*|renew\w*|refurbish\w*|moderni[sz]\w*|updated?|replaced|redone|overhauled|upgraded|renoviert\w*|renovierung\w*|saniert\w*|sanierung\w*|erneuer\w*|modernisier\w*|uberholt|uberarbeit\w*|hergerichtet|reworked|done up|instand gesetzt|betraf|betrifft|betroffen)\b")
         .expect("valid pattern")
 });
 
@@ -259,6 +259,7 @@ mod tests {
         for wrong in [
             "Im Inserat taucht zwar das Treppenhaus zusammen mit der Jahreszahl 2021 auf, grundlegend renoviert wurde seit dem Bau aber nichts.",
             "Das Treppenhaus ist noch weitgehend im ursprünglichen Zustand.",
+            "Dem Inserat zufolge wurde das Gebäude im Jahr 1905 errichtet; als jüngste Maßnahme sei 2021 die Wohnung selbst überarbeitet worden.",
             "As for later work, the record mentions 2020: the facade was renewed that year, the windows though were not.",
             "The facade and windows are still original.",
         ] {
