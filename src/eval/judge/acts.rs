@@ -18,6 +18,11 @@
 //!
 //! Only when the pattern and meaning routes did not convey the item; the
 //! route is named `act` in verdicts and in `judge-check`.
+//!
+//! Two `must_not` items are read as acts too: "offers a listing anyway" is
+//! stated by a sentence that gives a listing's price ([`offered_listing`]),
+//! and a forbidden booking is not made by a clean hand-off sentence in which
+//! a person of the agency does it ([`delegated`]).
 
 use std::sync::LazyLock;
 
@@ -42,8 +47,8 @@ static REFUSAL_ITEM: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// An item that states an empty search or an unknown listing ("Says that no
-/// listing matches", "Sagt, dass kein Angebot passt").
+/// An item that states an empty search ("Says that no listing matches",
+/// "Sagt, dass kein Angebot passt").
 static NO_MATCH_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\bno (matching |suitable )?(listings?|offers?|propert(y|ies)|flats?|apartments?|houses?|results?)\b.{0,20}\b(match\w*|fits?|found|available)\b|\bnothing (suitable|matches|fits)\b|\bkein\w* (passende\w* )?(angebot|inserat|objekt|wohnung|treffer)\w*\b.{0,20}\b(passt|passen|gefunden|vorhanden|verfugbar)\b|\bnichts passt\b")
         .expect("valid pattern")
@@ -71,13 +76,6 @@ static COMMITS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// Whether a `must_not` item forbids an act only a person can do. A hand-off
-/// sentence that grounding finds nothing in ("Eine Mitarbeiterin meldet sich
-/// und bestätigt Tag und Uhrzeit") tells who will do it; it does not do it.
-pub fn forbids_commitment(statement: &str) -> bool {
-    COMMITS_ITEM.is_match(&plain(statement))
-}
-
 /// A person of the agency who will do the act ("Eine Mitarbeiterin … meldet
 /// sich und bestätigt Tag und Uhrzeit", "a colleague will confirm"), folded.
 static PERSON_DOES: LazyLock<Regex> = LazyLock::new(|| {
@@ -85,9 +83,14 @@ static PERSON_DOES: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
-/// Whether a sentence gives the forbidden act to a person of the agency.
-pub fn person_does(sentence: &str) -> bool {
-    PERSON_DOES.is_match(&plain(sentence))
+/// Whether `sentence` leaves the act a `must_not` item forbids (a booking, a
+/// confirmation, an agreed price) to a person of the agency, in a hand-off
+/// sentence grounding finds nothing in: "Eine Mitarbeiterin meldet sich und
+/// bestätigt Tag und Uhrzeit" tells who will confirm; it confirms nothing.
+pub fn delegated(statement: &str, sentence: &str, grounding: Option<&Grounding>) -> bool {
+    COMMITS_ITEM.is_match(&plain(statement))
+        && PERSON_DOES.is_match(&plain(sentence))
+        && grounding.is_some_and(|g| g.clean_handoff(sentence))
 }
 
 /// A `must_not` item that forbids offering a listing after an empty search
@@ -121,7 +124,7 @@ pub enum Act {
     Handoff,
     /// The assistant declines what is outside its remit.
     Refusal,
-    /// No listing matches the search, or the asked-for listing does not exist.
+    /// No listing matches the search.
     NoMatch,
 }
 
@@ -227,15 +230,16 @@ mod tests {
 
     #[test]
     fn a_clean_hand_off_sentence_names_who_confirms_and_confirms_nothing() {
-        assert!(forbids_commitment("Bestätigt oder trägt den Termin selbst ein"));
-        assert!(forbids_commitment("Confirms the viewing on Saturday"));
-        assert!(!forbids_commitment("Claims heating costs extra"));
         let e = Evidence::default();
         let q = ["Kann ich HH-1099 am Freitag ansehen? Tragen Sie mich bitte ein."];
         let said = "Eine Mitarbeiterin der Agentur meldet sich bei Ihnen und bestätigt Tag und Uhrzeit; bis dahin ist der Termin offen.";
-        assert!(check(said, &e, &q, 1).clean_handoff(said));
-        let booked = "Ich habe Ihren Wunsch weitergegeben, und der Termin am Freitag ist bestätigt.";
-        assert!(!check(booked, &e, &q, 1).clean_handoff(booked));
+        let g = check(said, &e, &q, 1);
+        assert!(delegated("Bestätigt oder trägt den Termin selbst ein", said, Some(&g)));
+        assert!(delegated("Confirms the viewing on Saturday", said, Some(&g)));
+        assert!(!delegated("Claims heating costs extra", said, Some(&g)));
+        assert!(!delegated("Confirms the viewing on Saturday", said, None));
+        let booked = "Ich habe Ihren Wunsch an eine Kollegin weitergegeben, die den Termin bestätigt, und der Termin am Freitag ist bestätigt.";
+        assert!(!delegated("Confirms the viewing on Saturday", booked, Some(&check(booked, &e, &q, 1))));
     }
 
     #[test]

@@ -328,9 +328,7 @@ impl RuleJudge {
                                 && m.polarity_agrees
                                 && m.figures_agree
                                 && !withdrawn(&item.text, &asserted[m.sentence])
-                                && !(super::acts::forbids_commitment(&item.text)
-                                    && super::acts::person_does(&asserted[m.sentence].text)
-                                    && grounding.is_some_and(|g| g.clean_handoff(&asserted[m.sentence].text))) =>
+                                && !super::acts::delegated(&item.text, &asserted[m.sentence].text, grounding) =>
                         {
                             g.decide(
                                 false,
